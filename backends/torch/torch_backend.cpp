@@ -1,0 +1,668 @@
+// The torch backend: ivy's kernels over LibTorch's at::Tensor.
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <c10/util/Exception.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "ivy/backends/torch.hpp"
+#include "ivy/dispatch.hpp"
+
+namespace ivy::torch {
+
+// ------------------------------------------------ native namespace (at::Tensor in/out)
+#define U(name, expr) \
+  at::Tensor name(const at::Tensor& x) { return expr; }
+#define B(name, expr) \
+  at::Tensor name(const at::Tensor& x1, const at::Tensor& x2) { return expr; }
+U(abs, at::abs(x))
+U(acos, at::acos(x))
+U(acosh, at::acosh(x))
+U(asin, at::asin(x))
+U(asinh, at::asinh(x))
+U(atan, at::atan(x))
+U(atanh, at::atanh(x))
+U(bitwise_invert, at::bitwise_not(x))
+U(ceil, x.is_floating_point() ? at::ceil(x) : x.clone())
+U(conj, x.is_complex() ? at::conj_physical(x) : x.clone())
+U(cos, at::cos(x))
+U(cosh, at::cosh(x))
+U(exp, at::exp(x))
+U(expm1, at::expm1(x))
+U(floor, x.is_floating_point() ? at::floor(x) : x.clone())
+U(imag, x.is_complex() ? at::imag(x).clone() : at::zeros_like(x))
+U(isfinite, at::isfinite(x))
+U(isinf, at::isinf(x))
+U(isnan, at::isnan(x))
+U(log, at::log(x))
+U(log1p, at::log1p(x))
+U(log2, at::log2(x))
+U(log10, at::log10(x))
+U(logical_not, at::logical_not(x))
+U(negative, at::neg(x))
+U(positive, x.clone())
+U(real, x.is_complex() ? at::real(x).clone() : x.clone())
+U(reciprocal, at::reciprocal(x))
+U(round, x.is_complex() ? at::complex(at::round(at::real(x)), at::round(at::imag(x)))
+                        : (x.is_floating_point() ? at::round(x) : x.clone()))
+U(sign, x.is_complex() ? at::sgn(x) : at::sign(x))
+U(signbit, at::signbit(x))
+U(sin, at::sin(x))
+U(sinh, at::sinh(x))
+U(square, x.is_complex() ? at::mul(x, x) : at::square(x))
+U(sqrt, at::sqrt(x))
+U(tan, at::tan(x))
+U(tanh, at::tanh(x))
+U(trunc, x.is_floating_point() ? at::trunc(x) : x.clone())
+B(add, at::add(x1, x2))
+B(atan2, at::atan2(x1, x2))
+B(bitwise_and, at::bitwise_and(x1, x2))
+B(bitwise_left_shift, at::bitwise_left_shift(x1, x2))
+B(bitwise_or, at::bitwise_or(x1, x2))
+B(bitwise_right_shift, at::bitwise_right_shift(x1, x2))
+B(bitwise_xor, at::bitwise_xor(x1, x2))
+B(copysign, at::copysign(x1, x2))
+B(divide, at::div(x1, x2))
+B(equal, at::eq(x1, x2))
+B(floor_divide, x1.is_floating_point() ? at::floor(at::div(x1, x2)) : at::div(x1, x2, "floor"))
+B(greater, at::gt(x1, x2))
+B(greater_equal, at::ge(x1, x2))
+B(hypot, at::hypot(x1, x2))
+B(less, at::lt(x1, x2))
+B(less_equal, at::le(x1, x2))
+B(logaddexp, at::logaddexp(x1, x2))
+B(logical_and, at::logical_and(x1, x2))
+B(logical_or, at::logical_or(x1, x2))
+B(logical_xor, at::logical_xor(x1, x2))
+B(maximum, at::maximum(x1, x2))
+B(minimum, at::minimum(x1, x2))
+B(multiply, at::mul(x1, x2))
+B(nextafter, at::nextafter(x1, x2))
+B(not_equal, at::ne(x1, x2))
+B(pow, at::pow(x1, x2))
+B(remainder, at::remainder(x1, x2))
+B(subtract, at::sub(x1, x2))
+B(matmul, at::matmul(x1, x2))
+#undef U
+#undef B
+at::Tensor clip(const at::Tensor& x, std::optional<double> min, std::optional<double> max) {
+  return at::clamp(x, min ? c10::optional<at::Scalar>(*min) : c10::nullopt,
+                   max ? c10::optional<at::Scalar>(*max) : c10::nullopt);
+}
+
+}  // namespace ivy::torch
+
+namespace ivy {
+namespace {
+
+extern BackendImpl kTorch;
+
+// LibTorch 1.13 has no uint16/uint32/uint64: uint16 and uint32 are stored widened in
+// int32/int64 and wrapped back after arithmetic; uint64 is unsupported (see list).
+at::ScalarType st(DType d) {
+  switch (d) {
+    case bool_: return at::kBool;
+    case int8: return at::kChar;
+    case int16: return at::kShort;
+    case int32: return at::kInt;
+    case int64: return at::kLong;
+    case uint8: return at::kByte;
+    case uint16: return at::kInt;
+    case uint32: return at::kLong;
+    case float16: return at::kHalf;
+    case bfloat16: return at::kBFloat16;
+    case float32: return at::kFloat;
+    case float64: return at::kDouble;
+    case complex64: return at::kComplexFloat;
+    case complex128: return at::kComplexDouble;
+    default: throw NotImplementedError(std::string("[torch] dtype ") + dtype_name(d) + " is not supported by LibTorch 1.13");
+  }
+}
+DType from_st(at::ScalarType s) {
+  switch (s) {
+    case at::kBool: return bool_;
+    case at::kChar: return int8;
+    case at::kShort: return int16;
+    case at::kInt: return int32;
+    case at::kLong: return int64;
+    case at::kByte: return uint8;
+    case at::kHalf: return float16;
+    case at::kBFloat16: return bfloat16;
+    case at::kFloat: return float32;
+    case at::kDouble: return float64;
+    case at::kComplexFloat: return complex64;
+    case at::kComplexDouble: return complex128;
+    default: throw TypeError(std::string("[torch] unsupported tensor dtype ") + c10::toString(s));
+  }
+}
+bool widened(DType d) { return d == uint16 || d == uint32; }
+
+// Wrap a tensor's values into the range of a widened unsigned dtype.
+at::Tensor wrap_unsigned(at::Tensor t, DType d) {
+  if (d == uint16) return at::bitwise_and(t, 0xFFFF);
+  if (d == uint32) return at::bitwise_and(t, static_cast<int64_t>(0xFFFFFFFFLL));
+  return t;
+}
+
+struct TorchImpl final : ArrayImpl {
+  TorchImpl(at::Tensor t_, DType d, Shape s)
+      : ArrayImpl(s, d, t_.is_cuda() ? Device{Device::cuda, static_cast<int16_t>(t_.get_device())} : Device{}, &kTorch),
+        t(std::move(t_)) {}
+  at::Tensor t;
+};
+
+const at::Tensor& T(const Array& a) { return static_cast<TorchImpl*>(a.impl())->t; }
+
+Shape shape_of(const at::Tensor& t) {
+  Shape s;
+  for (auto d : t.sizes()) s.push_back(d);
+  return s;
+}
+Array make(at::Tensor t, DType d) {
+  Shape s = shape_of(t);
+  return Array(std::make_shared<TorchImpl>(std::move(t), d, s));
+}
+// Cast storage to the ivy dtype `d`.
+at::Tensor cast(const at::Tensor& t, DType d) {
+  auto target = st(d);
+  at::Tensor r = t.scalar_type() == target ? t : t.to(target);
+  return widened(d) ? wrap_unsigned(r, d) : r;
+}
+at::Tensor in_as(const Array& a, DType d) {
+  if (a.dtype() == d) return T(a);
+  return cast(T(a), d);
+}
+at::TensorOptions opts(DType d) { return at::TensorOptions().dtype(st(d)); }
+std::vector<int64_t> vec(const Dims& d) { return {d.begin(), d.end()}; }
+at::Scalar scal(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Bool: return at::Scalar(s.b);
+    case Scalar::Int: return at::Scalar(static_cast<int64_t>(s.i));
+    case Scalar::Float: return at::Scalar(s.d);
+    default: return at::Scalar(c10::complex<double>(s.c.real(), s.c.imag()));
+  }
+}
+
+// Every kernel runs inside this so that LibTorch's errors become ivy errors.
+template <class F>
+void guarded(const char* op, F&& f) {
+  try {
+    f();
+  } catch (const Error&) {
+    throw;
+  } catch (const c10::Error& e) {
+    throw Error(std::string("[") + op + "] backend torch: " + e.what_without_backtrace());
+  } catch (const std::exception& e) {
+    throw Error(std::string("[") + op + "] backend torch: " + e.what());
+  }
+}
+
+#define KERNEL(name) \
+  void k_##name(const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out)
+#define RUN(name, ...) \
+  KERNEL(name) {        \
+    (void)n;            \
+    (void)a;            \
+    (void)in;           \
+    guarded(#name, [&] { __VA_ARGS__; }); \
+  }
+#define SET(expr) out[0] = make(expr, spec[0].dtype)
+
+// ---- elementwise: inputs cast to the compute dtype, then the native call.
+#define UNARY_OUT(name) RUN(name, SET(wrap_unsigned(torch::name(in_as(in[0], spec[0].dtype)), spec[0].dtype)))
+#define UNARY_RAW(name) RUN(name, SET(cast(torch::name(T(in[0])), spec[0].dtype)))
+#define BINARY_OUT(name) \
+  RUN(name, SET(wrap_unsigned(torch::name(in_as(in[0], spec[0].dtype), in_as(in[1], spec[0].dtype)), spec[0].dtype)))
+#define BINARY_CMP(name)                                       \
+  RUN(name, {                                                  \
+    DType c = result_type(in[0].dtype(), in[1].dtype());       \
+    SET(torch::name(in_as(in[0], c), in_as(in[1], c)));        \
+  })
+UNARY_RAW(abs)
+UNARY_OUT(acos) UNARY_OUT(acosh) UNARY_OUT(asin) UNARY_OUT(asinh) UNARY_OUT(atan) UNARY_OUT(atanh)
+UNARY_OUT(bitwise_invert) UNARY_OUT(ceil) UNARY_OUT(conj) UNARY_OUT(cos) UNARY_OUT(cosh) UNARY_OUT(exp)
+UNARY_OUT(expm1) UNARY_OUT(floor) UNARY_RAW(imag) UNARY_RAW(isfinite) UNARY_RAW(isinf) UNARY_RAW(isnan)
+UNARY_OUT(log) UNARY_OUT(log1p) UNARY_OUT(log2) UNARY_OUT(log10) UNARY_RAW(logical_not) UNARY_OUT(negative)
+UNARY_OUT(positive) UNARY_RAW(real) UNARY_OUT(reciprocal) UNARY_OUT(round) UNARY_OUT(sign) UNARY_RAW(signbit)
+UNARY_OUT(sin) UNARY_OUT(sinh) UNARY_OUT(square) UNARY_OUT(sqrt) UNARY_OUT(tan) UNARY_OUT(tanh) UNARY_OUT(trunc)
+BINARY_OUT(add) BINARY_OUT(atan2) BINARY_OUT(bitwise_and) BINARY_OUT(bitwise_left_shift) BINARY_OUT(bitwise_or)
+BINARY_OUT(bitwise_right_shift) BINARY_OUT(bitwise_xor) BINARY_OUT(copysign) BINARY_OUT(divide)
+BINARY_CMP(equal) BINARY_OUT(floor_divide) BINARY_CMP(greater) BINARY_CMP(greater_equal) BINARY_OUT(hypot)
+BINARY_CMP(less) BINARY_CMP(less_equal) BINARY_OUT(logaddexp) BINARY_CMP(logical_and) BINARY_CMP(logical_or)
+BINARY_CMP(logical_xor) BINARY_OUT(maximum) BINARY_OUT(minimum) BINARY_OUT(multiply) BINARY_OUT(nextafter)
+BINARY_CMP(not_equal) BINARY_OUT(pow) BINARY_OUT(remainder) BINARY_OUT(subtract)
+
+// ---- creation
+RUN(full, SET(at::full(vec(a.ints), scal(a.s0), opts(spec[0].dtype))))
+RUN(arange, {
+  auto n = spec[0].shape[0];
+  at::Tensor r;
+  if (a.s0.kind == Scalar::Int && a.s1.kind == Scalar::Int && a.s2.kind == Scalar::Int)
+    r = at::arange(0, n, at::TensorOptions().dtype(at::kLong)).mul(a.s2.i).add(a.s0.i);
+  else
+    r = at::arange(0, n, at::TensorOptions().dtype(at::kDouble)).mul(a.s2.d).add(a.s0.d);
+  SET(cast(r, spec[0].dtype));
+})
+RUN(linspace, {
+  DType d = spec[0].dtype;
+  auto num = a.i0;
+  bool cplx = is_complex(d);
+  auto calc = at::kDouble;
+  at::Tensor r;
+  auto lin = [&](double s, double e) {
+    if (num == 0) return at::empty({0}, at::TensorOptions().dtype(calc));
+    if (!a.b0) {
+      double step = (e - s) / static_cast<double>(num);
+      return at::arange(0, num, at::TensorOptions().dtype(calc)).mul(step).add(s);
+    }
+    return at::linspace(s, e, num, at::TensorOptions().dtype(calc));
+  };
+  if (cplx)
+    r = at::complex(lin(a.s0.c.real(), a.s1.c.real()), lin(a.s0.c.imag(), a.s1.c.imag()));
+  else
+    r = lin(a.s0.d, a.s1.d);
+  SET(cast(r, d));
+})
+RUN(eye, {
+  auto rows = at::arange(a.i0, at::TensorOptions().dtype(at::kLong)).unsqueeze(1);
+  auto cols = at::arange(a.i1, at::TensorOptions().dtype(at::kLong)).unsqueeze(0);
+  SET(cast(at::eq(rows + a.i2, cols), spec[0].dtype));
+})
+RUN(random_uniform, {
+  auto u = at::rand(vec(a.ints), at::TensorOptions().dtype(at::kDouble));
+  SET(cast(u.mul(a.s1.d - a.s0.d).add(a.s0.d), spec[0].dtype));
+})
+RUN(random_normal, {
+  auto z = at::randn(vec(a.ints), at::TensorOptions().dtype(at::kDouble));
+  SET(cast(z.mul(a.s1.d).add(a.s0.d), spec[0].dtype));
+})
+RUN(randint, SET(cast(at::randint(a.s0.i, a.s1.i, vec(a.ints), at::TensorOptions().dtype(at::kLong)), spec[0].dtype)))
+RUN(tril, SET(at::tril(T(in[0]), a.i0)))
+RUN(triu, SET(at::triu(T(in[0]), a.i0)))
+RUN(astype, SET(cast(T(in[0]), spec[0].dtype).clone()))
+
+// ---- manipulation
+RUN(reshape, SET(T(in[0]).reshape(vec(spec[0].shape))))
+RUN(permute_dims, SET(T(in[0]).permute(vec(a.axes))))
+RUN(broadcast_to, SET(T(in[0]).expand(vec(a.ints))))
+RUN(flip, SET(a.axes.empty() ? T(in[0]).clone() : at::flip(T(in[0]), vec(a.axes))))
+RUN(roll, SET(at::roll(T(in[0]), vec(a.ints), vec(a.axes))))
+RUN(repeat, {
+  at::Tensor x = a.has_axes ? T(in[0]) : T(in[0]).reshape({-1});
+  if (x.dim() == 0) x = x.reshape({1});
+  int64_t axis = a.has_axes ? a.i0 : 0;
+  at::Tensor r = a.ints.size() == 1 ? at::repeat_interleave(x, a.ints[0], axis)
+                                    : at::repeat_interleave(x, at::tensor(vec(a.ints), at::kLong), axis);
+  SET(r);
+})
+RUN(tile, SET(at::tile(T(in[0]), vec(a.ints))))
+RUN(concat, {
+  std::vector<at::Tensor> ts;
+  for (int i = 0; i < n; ++i) ts.push_back(in_as(in[i], spec[0].dtype));
+  SET(at::cat(ts, a.i0));
+})
+
+// ---- indexing
+// Apply one normalized slice per axis; negative steps select ascending then flip.
+at::Tensor slice_view(at::Tensor t, const Attrs& a, std::vector<int64_t>* flipped) {
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    int64_t b = a.ints[d], e = a.ints2[d], s = a.ints3[d];
+    if (s > 0) {
+      t = t.slice(d, b, std::max(b, e), s);
+    } else {
+      int64_t len = b > e ? (b - e - s - 1) / (-s) : 0;
+      if (len == 0) {
+        t = t.slice(d, 0, 0);
+      } else {
+        t = t.slice(d, b - (len - 1) * (-s), b + 1, -s);
+        flipped->push_back(d);
+      }
+    }
+  }
+  return t;
+}
+RUN(strided_slice, {
+  std::vector<int64_t> fl;
+  at::Tensor v = slice_view(T(in[0]), a, &fl);
+  SET(fl.empty() ? v : at::flip(v, fl));
+})
+RUN(slice_update, {
+  at::Tensor r = T(in[0]).clone();
+  std::vector<int64_t> fl;
+  at::Tensor v = slice_view(r, a, &fl);
+  at::Tensor val = in_as(in[1], spec[0].dtype).expand(v.sizes());
+  if (!fl.empty()) val = at::flip(val, fl);
+  v.copy_(val);
+  SET(r);
+})
+at::Tensor norm_index(const at::Tensor& idx, int64_t n) {
+  at::Tensor i = idx.to(at::kLong);
+  return at::where(i < 0, i + n, i);
+}
+RUN(take, {
+  int64_t ax = a.i0;
+  at::Tensor x = T(in[0]);
+  at::Tensor idx = norm_index(T(in[1]), x.size(ax)).reshape({-1});
+  SET(at::index_select(x, ax, idx).reshape(vec(spec[0].shape)));
+})
+RUN(take_along_axis, {
+  int64_t ax = a.i0;
+  at::Tensor x = T(in[0]);
+  auto s = vec(spec[0].shape);
+  at::Tensor idx = norm_index(T(in[1]), x.size(ax)).expand(s);
+  auto xs = s;
+  xs[ax] = x.size(ax);
+  SET(at::gather(x.expand(xs), ax, idx));
+})
+RUN(index_put_flat, {
+  at::Tensor r = T(in[0]).clone().reshape({-1});
+  at::Tensor idx = norm_index(T(in[1]), r.numel());
+  r.index_put_({idx}, in_as(in[2], spec[0].dtype).expand(idx.sizes()));
+  SET(r.reshape(vec(spec[0].shape)));
+})
+
+// ---- searching, sorting, sets
+at::Tensor arg_reduce(const at::Tensor& x, const Attrs& a, bool is_max, const OutSpec& spec) {
+  at::Tensor r;
+  if (a.has_axes && x.dim() > 0) r = is_max ? at::argmax(x, a.i0, a.b0) : at::argmin(x, a.i0, a.b0);
+  else r = (is_max ? at::argmax(x.reshape({-1})) : at::argmin(x.reshape({-1})));
+  return r.reshape(vec(spec.shape));
+}
+RUN(argmax, SET(arg_reduce(T(in[0]), a, true, spec[0])))
+RUN(argmin, SET(arg_reduce(T(in[0]), a, false, spec[0])))
+KERNEL(nonzero) {
+  (void)a;
+  (void)n;
+  guarded("nonzero", [&] {
+    at::Tensor nz = at::nonzero(T(in[0]));
+    for (int64_t i = 0; i < nz.size(1); ++i) out[i] = make(nz.select(1, i).contiguous(), int64);
+  });
+}
+RUN(where, SET(at::where(T(in[0]), in_as(in[1], spec[0].dtype), in_as(in[2], spec[0].dtype))))
+RUN(searchsorted, {
+  DType c = result_type(in[0].dtype(), in[1].dtype());
+  SET(at::searchsorted(in_as(in[0], c).contiguous(), in_as(in[1], c).contiguous(), false, a.b0));
+})
+std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) {
+  // Stable sort, in either direction, keeps equal elements in their original order.
+  return at::sort(x, true, a.i0, a.b0);
+}
+RUN(sort, SET(std::get<0>(do_sort(T(in[0]), a))))
+RUN(argsort, SET(std::get<1>(do_sort(T(in[0]), a))))
+KERNEL(unique) {
+  (void)a;
+  (void)n;
+  guarded("unique", [&] {
+    at::Tensor flat = T(in[0]).reshape({-1});
+    auto [vals, inv, counts] = at::_unique2(flat, true, true, true);
+    int64_t N = flat.numel();
+    at::Tensor first = at::full({vals.size(0)}, N, at::TensorOptions().dtype(at::kLong));
+    if (N > 0) first = first.scatter_reduce(0, inv, at::arange(N, at::TensorOptions().dtype(at::kLong)), "amin", true);
+    out[0] = make(vals, in[0].dtype());
+    out[1] = make(first, int64);
+    out[2] = make(inv.reshape(vec(spec[2].shape)), int64);
+    out[3] = make(counts, int64);
+  });
+}
+RUN(isin, {
+  DType c = result_type(in[0].dtype(), in[1].dtype());
+  SET(at::isin(in_as(in[0], c), in_as(in[1], c), false, a.b0));
+})
+
+// ---- reductions
+std::vector<int64_t> red_dims(const Array& x, const Attrs& a) {
+  if (a.has_axes) return vec(a.axes);
+  std::vector<int64_t> d(static_cast<size_t>(x.ndim()));
+  for (size_t i = 0; i < d.size(); ++i) d[i] = static_cast<int64_t>(i);
+  return d;
+}
+bool no_reduction(const Array& x, const Attrs& a) { return (a.has_axes && a.axes.empty()) || x.ndim() == 0; }
+RUN(sum, {
+  at::Tensor x = in_as(in[0], spec[0].dtype);
+  SET(no_reduction(in[0], a) ? x.clone() : wrap_unsigned(at::sum(x, red_dims(in[0], a), a.b0), spec[0].dtype));
+})
+RUN(prod, {
+  at::Tensor x = in_as(in[0], spec[0].dtype);
+  if (!no_reduction(in[0], a)) {
+    auto dims = red_dims(in[0], a);
+    std::sort(dims.rbegin(), dims.rend());
+    for (auto d : dims) x = at::prod(x, d, a.b0);
+  }
+  SET(wrap_unsigned(x.clone(), spec[0].dtype));
+})
+RUN(mean, {
+  at::Tensor x = in_as(in[0], spec[0].dtype);
+  SET(no_reduction(in[0], a) ? x.clone() : at::mean(x, red_dims(in[0], a), a.b0));
+})
+RUN(max, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amax(T(in[0]), red_dims(in[0], a), a.b0)))
+RUN(min, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amin(T(in[0]), red_dims(in[0], a), a.b0)))
+at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
+  at::Tensor x = in_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
+  if (no_reduction(xin, a))  // every element is its own sample of size 1
+    return at::div(at::zeros(x.sizes(), at::TensorOptions().dtype(st(out))), 1.0 - a.f0);
+  auto dims = red_dims(xin, a);
+  int64_t count = 1;
+  for (auto d : dims) count *= x.size(d);
+  at::Tensor m = at::mean(x, dims, true);
+  at::Tensor dev = at::abs(x - m);
+  at::Tensor s = at::sum(dev * dev, dims, a.b0);
+  return at::div(s, static_cast<double>(count) - a.f0).to(st(out));
+}
+RUN(var, SET(variance(in[0], a, spec[0].dtype)))
+RUN(std, SET(at::sqrt(variance(in[0], a, spec[0].dtype))))
+RUN(all, {
+  at::Tensor z = at::eq(T(in[0]), 0);
+  SET(no_reduction(in[0], a) ? at::logical_not(z) : at::eq(at::sum(z.to(at::kLong), red_dims(in[0], a), a.b0), 0));
+})
+RUN(any, {
+  at::Tensor z = at::ne(T(in[0]), 0);
+  SET(no_reduction(in[0], a) ? z : at::gt(at::sum(z.to(at::kLong), red_dims(in[0], a), a.b0), 0));
+})
+at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
+  at::Tensor x = in_as(xin, d);
+  if (x.dim() == 0) x = x.reshape({1});
+  int64_t ax = xin.ndim() ? a.i0 : 0;
+  at::Tensor r = is_sum ? at::cumsum(x, ax) : at::cumprod(x, ax);
+  if (a.b1) {
+    auto s = x.sizes().vec();
+    s[ax] = 1;
+    r = at::cat({at::full(s, is_sum ? 0 : 1, x.options()), r}, ax);
+  }
+  return wrap_unsigned(r, d);
+}
+RUN(cumulative_sum, SET(cumulative(in[0], a, spec[0].dtype, true)))
+RUN(cumulative_prod, SET(cumulative(in[0], a, spec[0].dtype, false)))
+
+// ---- linear algebra
+RUN(matmul, {
+  DType d = spec[0].dtype;
+  at::Tensor x1 = in_as(in[0], d), x2 = in_as(in[1], d);
+  at::Tensor r;
+  if (d == bool_ || is_integer(d)) {
+    // LibTorch's CPU matmul lacks integer paths for some shapes: compute in int64.
+    r = wrap_unsigned(at::matmul(x1.to(at::kLong), x2.to(at::kLong)), d);
+    r = cast(r, d);
+  } else {
+    r = at::matmul(x1, x2);
+  }
+  SET(r);
+})
+RUN(diagonal, SET(at::diagonal(T(in[0]), a.i0, -2, -1)))
+RUN(cholesky, SET(at::linalg_cholesky(T(in[0]), a.b0)))
+RUN(det, SET(at::linalg_det(T(in[0]))))
+KERNEL(slogdet) {
+  (void)a;
+  (void)n;
+  guarded("slogdet", [&] {
+    auto [s, l] = at::linalg_slogdet(T(in[0]));
+    out[0] = make(s, spec[0].dtype);
+    out[1] = make(l, spec[1].dtype);
+  });
+}
+RUN(inv, SET(at::linalg_inv(T(in[0]))))
+RUN(solve, {
+  DType d = spec[0].dtype;
+  at::Tensor A = in_as(in[0], d), Bm = in_as(in[1], d);
+  if (Bm.dim() == 1) {
+    SET(at::linalg_solve(A, Bm.unsqueeze(-1)).squeeze(-1));
+  } else {
+    auto s = vec(spec[0].shape);
+    auto as = s;
+    as[as.size() - 1] = A.size(-1);
+    SET(at::linalg_solve(A.expand(as), Bm.expand(s)));
+  }
+})
+KERNEL(eigh) {
+  (void)a;
+  (void)n;
+  guarded("eigh", [&] {
+    auto [w, v] = at::linalg_eigh(T(in[0]), "L");
+    out[0] = make(w, spec[0].dtype);
+    out[1] = make(v, spec[1].dtype);
+  });
+}
+RUN(eigvalsh, SET(at::linalg_eigvalsh(T(in[0]), "L")))
+KERNEL(eig) {
+  (void)a;
+  (void)n;
+  guarded("eig", [&] {
+    auto [w, v] = at::linalg_eig(T(in[0]));
+    out[0] = make(w, spec[0].dtype);
+    out[1] = make(v, spec[1].dtype);
+  });
+}
+RUN(eigvals, SET(at::linalg_eigvals(T(in[0]))))
+KERNEL(svd) {
+  (void)n;
+  guarded("svd", [&] {
+    auto [u, s, vh] = at::linalg_svd(T(in[0]), a.b0);
+    out[0] = make(u, spec[0].dtype);
+    out[1] = make(s, spec[1].dtype);
+    out[2] = make(vh, spec[2].dtype);
+  });
+}
+RUN(svdvals, SET(at::linalg_svdvals(T(in[0]))))
+KERNEL(qr) {
+  (void)n;
+  guarded("qr", [&] {
+    auto [q, r] = at::linalg_qr(T(in[0]), a.b0 ? "complete" : "reduced");
+    out[0] = make(q, spec[0].dtype);
+    out[1] = make(r, spec[1].dtype);
+  });
+}
+
+// ---- fft
+const char* norm_name(int64_t i) { return i == 1 ? "ortho" : i == 2 ? "forward" : "backward"; }
+RUN(fft_c2c, {
+  at::Tensor x = in_as(in[0], spec[0].dtype);
+  SET(a.b0 ? at::fft_ifftn(x, vec(a.ints), vec(a.axes), norm_name(a.i0))
+           : at::fft_fftn(x, vec(a.ints), vec(a.axes), norm_name(a.i0)));
+})
+RUN(fft_r2c, SET(at::fft_rfftn(in_as(in[0], real_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
+RUN(fft_c2r, SET(at::fft_irfftn(in_as(in[0], complex_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
+
+// ---- host services
+Array from_host(const void* data, const Shape& shape, DType d, Device dev) {
+  if (dev.kind != Device::cpu && !at::hasCUDA())
+    throw ValueError("[asarray] device " + dev.str() + " is not available on backend torch (LibTorch built without CUDA)");
+  auto sizes = vec(shape);
+  at::Tensor t;
+  int64_t n = shape.numel();
+  if (d == uint16) {
+    auto src = static_cast<const uint16_t*>(data);
+    t = at::empty(sizes, at::kInt);
+    auto* p = t.data_ptr<int32_t>();
+    for (int64_t i = 0; i < n; ++i) p[i] = src[i];
+  } else if (d == uint32) {
+    auto src = static_cast<const uint32_t*>(data);
+    t = at::empty(sizes, at::kLong);
+    auto* p = t.data_ptr<int64_t>();
+    for (int64_t i = 0; i < n; ++i) p[i] = src[i];
+  } else {
+    t = at::empty(sizes, opts(d));
+    if (n) std::memcpy(t.data_ptr(), data, static_cast<size_t>(n) * itemsize(d));
+  }
+  if (dev.kind == Device::cuda) t = t.to(at::Device(at::kCUDA, dev.index));
+  return make(t, d);
+}
+void to_host(const Array& x, void* dst) {
+  at::Tensor t = T(x).cpu().contiguous();
+  int64_t n = t.numel();
+  if (x.dtype() == uint16) {
+    auto* p = t.data_ptr<int32_t>();
+    auto* o = static_cast<uint16_t*>(dst);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<uint16_t>(p[i]);
+  } else if (x.dtype() == uint32) {
+    auto* p = t.data_ptr<int64_t>();
+    auto* o = static_cast<uint32_t*>(dst);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<uint32_t>(p[i]);
+  } else if (n) {
+    std::memcpy(dst, t.data_ptr(), static_cast<size_t>(n) * itemsize(x.dtype()));
+  }
+}
+void* data_ptr(const Array& x) {
+  const at::Tensor& t = T(x);
+  if (widened(x.dtype()) || !t.is_contiguous() || t.is_cuda() || t.is_conj() || t.is_neg()) return nullptr;
+  return t.data_ptr();
+}
+Array wrap(void* data, const Shape& shape, DType d, std::shared_ptr<void> owner) {
+  if (widened(d)) {
+    return from_host(data, shape, d, Device{});
+  }
+  auto* keep = new std::shared_ptr<void>(std::move(owner));
+  at::Tensor t = at::from_blob(
+      data, vec(shape), [keep](void*) { delete keep; }, opts(d));
+  return make(t, d);
+}
+void seed(uint64_t s) {
+  auto gen = at::detail::getDefaultCPUGenerator();
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  gen.set_current_seed(s);
+}
+std::vector<Device> devices() {
+  std::vector<Device> d{Device{}};
+  if (at::hasCUDA()) d.push_back(Device{Device::cuda, 0});
+  return d;
+}
+
+const Unsupported kUnsupported[] = {
+    {nullptr, uint64, "LibTorch 1.13 has no uint64 dtype and int64 storage cannot hold its range"},
+    {"nextafter", float16, "LibTorch 1.13 has no float16 nextafter kernel on CPU"},
+    {"nextafter", bfloat16, "LibTorch 1.13 has no bfloat16 nextafter kernel on CPU"},
+};
+
+BackendImpl make_backend() {
+  BackendImpl b;
+  b.name = "torch";
+#define IVY_OP(name, nin, nout, meta, kinds) b.kernels[static_cast<int>(OpId::name)] = &k_##name;
+#include "ivy/ops.def"
+#undef IVY_OP
+  b.unsupported = kUnsupported;
+  b.from_host = &from_host;
+  b.to_host = &to_host;
+  b.data_ptr = &data_ptr;
+  b.wrap = &wrap;
+  b.seed = &seed;
+  b.devices = &devices;
+  return b;
+}
+BackendImpl kTorch = make_backend();
+
+}  // namespace
+
+void register_torch_backend() { register_backend(&kTorch); }
+
+namespace torch {
+Array wrap(const at::Tensor& t) {
+  register_torch_backend();
+  return make(t, from_st(t.scalar_type()));
+}
+at::Tensor unwrap(const Array& a) {
+  if (a.impl()->backend != &kTorch)
+    throw ValueError(std::string("[torch::unwrap] array lives on backend ") + a.backend().name() + ", not torch");
+  return T(a);
+}
+}  // namespace torch
+
+}  // namespace ivy

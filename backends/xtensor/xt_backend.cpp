@@ -1,0 +1,250 @@
+// xtensor backend: storage, layout helpers, host services and registration.
+#include <mutex>
+#include <random>
+
+#include "xt_common.hpp"
+
+namespace ivy::xtb {
+
+[[noreturn]] void fail(const char* op, const std::string& msg) {
+  throw Error(std::string("[") + op + "] backend xtensor: " + msg);
+}
+
+Array alloc(const Shape& s, DType d) {
+  std::size_t bytes = static_cast<std::size_t>(s.numel()) * itemsize(d);
+  auto buf = std::make_shared_for_overwrite<unsigned char[]>(bytes ? bytes : 1);
+  void* p = buf.get();
+  return Array(std::make_shared<XtImpl>(s, d, std::shared_ptr<void>(buf, p), p));
+}
+
+Array alias(const Array& x, const Shape& s) {
+  auto* impl = static_cast<XtImpl*>(x.impl());
+  return Array(std::make_shared<XtImpl>(s, x.dtype(), impl->owner, impl->data));
+}
+
+namespace {
+template <class To, class From>
+To convert(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return v != From{};
+  } else if constexpr (is_cplx_v<From> && !is_cplx_v<To>) {
+    return static_cast<To>(v.real());
+  } else if constexpr (is_cplx_v<To> && !is_cplx_v<From>) {
+    return To(static_cast<real_t<To>>(v), 0);
+  } else if constexpr (is_cplx_v<To> && is_cplx_v<From>) {
+    return To(static_cast<real_t<To>>(v.real()), static_cast<real_t<To>>(v.imag()));
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+    // Out-of-range and NaN conversions are undefined in C++; define them as 0.
+    if (!(v > static_cast<From>(std::numeric_limits<To>::min()) - 1 &&
+          v < static_cast<From>(std::numeric_limits<To>::max()) + 1))
+      return To{0};
+    return static_cast<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+}  // namespace
+
+Array cast(const Array& x, DType d) {
+  Array out = alloc(x.shape(), d);
+  std::int64_t n = x.size();
+  visit(x.dtype(), [&](auto ft) {
+    using F = typename decltype(ft)::type;
+    visit(d, [&](auto tt) {
+      using T = typename decltype(tt)::type;
+      const F* src = ptr<F>(x);
+      T* dst = ptr<T>(out);
+      for (std::int64_t i = 0; i < n; ++i) dst[i] = convert<T>(src[i]);
+    });
+  });
+  return out;
+}
+
+namespace {
+inline void copy_elem(unsigned char* dst, const unsigned char* src, std::size_t sz) {
+  switch (sz) {
+    case 1: *dst = *src; break;
+    case 2: std::memcpy(dst, src, 2); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 8: std::memcpy(dst, src, 8); break;
+    default: std::memcpy(dst, src, sz);
+  }
+}
+std::vector<std::int64_t> strides_of(const Shape& s) {
+  std::vector<std::int64_t> st(s.size());
+  std::int64_t acc = 1;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    st[i] = acc;
+    acc *= s[i];
+  }
+  return st;
+}
+// Visits every output position (odometer); f(out_linear, in_offset).
+template <class F>
+void walk(const Shape& out_shape, const std::vector<std::vector<std::int64_t>>& idx, const std::vector<std::int64_t>& in_strides,
+          F&& f) {
+  std::size_t r = out_shape.size();
+  std::int64_t total = out_shape.numel();
+  if (total == 0) return;
+  std::vector<std::int64_t> pos(r, 0);
+  std::int64_t base = 0;
+  for (std::size_t d = 0; d < r; ++d) base += idx[d][0] * in_strides[d];
+  for (std::int64_t lin = 0; lin < total; ++lin) {
+    f(lin, base);
+    for (std::size_t d = r; d-- > 0;) {
+      base -= idx[d][pos[d]] * in_strides[d];
+      if (++pos[d] < out_shape[d]) {
+        base += idx[d][pos[d]] * in_strides[d];
+        break;
+      }
+      pos[d] = 0;
+      base += idx[d][0] * in_strides[d];
+    }
+  }
+}
+}  // namespace
+
+Array gather_axes(const Array& x, const std::vector<std::vector<std::int64_t>>& idx) {
+  Shape os;
+  for (auto& v : idx) os.push_back(static_cast<std::int64_t>(v.size()));
+  Array out = alloc(os, x.dtype());
+  std::size_t sz = itemsize(x.dtype());
+  auto* src = static_cast<const unsigned char*>(raw(x));
+  auto* dst = static_cast<unsigned char*>(raw(out));
+  walk(os, idx, strides_of(x.shape()), [&](std::int64_t lin, std::int64_t off) { copy_elem(dst + lin * sz, src + off * sz, sz); });
+  return out;
+}
+
+void scatter_axes(Array& out, const std::vector<std::vector<std::int64_t>>& idx, const Array& v) {
+  Shape os;
+  for (auto& l : idx) os.push_back(static_cast<std::int64_t>(l.size()));
+  std::size_t sz = itemsize(out.dtype());
+  auto* src = static_cast<const unsigned char*>(raw(v));
+  auto* dst = static_cast<unsigned char*>(raw(out));
+  walk(os, idx, strides_of(out.shape()), [&](std::int64_t lin, std::int64_t off) { copy_elem(dst + off * sz, src + lin * sz, sz); });
+}
+
+Array broadcast_to(const Array& x, const Shape& s) {
+  if (x.shape() == s) return x;
+  Shape padded;
+  for (std::size_t i = 0; i < s.size() - x.shape().size(); ++i) padded.push_back(1);
+  for (auto d : x.shape()) padded.push_back(d);
+  Array xp = alias(x, padded);
+  std::vector<std::vector<std::int64_t>> idx(s.size());
+  for (std::size_t d = 0; d < s.size(); ++d) {
+    idx[d].resize(static_cast<std::size_t>(s[d]));
+    for (std::int64_t i = 0; i < s[d]; ++i) idx[d][i] = padded[d] == 1 ? 0 : i;
+  }
+  return gather_axes(xp, idx);
+}
+
+Array permute(const Array& x, const Dims& perm) {
+  bool identity = true;
+  for (std::size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<std::int64_t>(i);
+  if (identity) return x;
+  Shape os;
+  auto st = strides_of(x.shape());
+  std::vector<std::int64_t> pst;
+  std::vector<std::vector<std::int64_t>> idx;
+  for (auto p : perm) {
+    os.push_back(x.shape()[p]);
+    pst.push_back(st[p]);
+    std::vector<std::int64_t> l(static_cast<std::size_t>(x.shape()[p]));
+    for (std::size_t i = 0; i < l.size(); ++i) l[i] = static_cast<std::int64_t>(i);
+    idx.push_back(std::move(l));
+  }
+  Array out = alloc(os, x.dtype());
+  std::size_t sz = itemsize(x.dtype());
+  auto* src = static_cast<const unsigned char*>(raw(x));
+  auto* dst = static_cast<unsigned char*>(raw(out));
+  walk(os, idx, pst, [&](std::int64_t lin, std::int64_t off) { copy_elem(dst + lin * sz, src + off * sz, sz); });
+  return out;
+}
+
+Array contiguous_copy(const Array& x) {
+  Array out = alloc(x.shape(), x.dtype());
+  if (x.size()) std::memcpy(raw(out), raw(x), static_cast<std::size_t>(x.size()) * itemsize(x.dtype()));
+  return out;
+}
+
+Array axes_to_end(const Array& x, const Dims& axes, std::int64_t* outer, std::int64_t* inner) {
+  Dims perm;
+  *outer = 1;
+  *inner = 1;
+  for (std::int64_t i = 0; i < x.ndim(); ++i)
+    if (std::find(axes.begin(), axes.end(), i) == axes.end()) {
+      perm.push_back(i);
+      *outer *= x.shape()[i];
+    }
+  for (auto a : axes) {
+    perm.push_back(a);
+    *inner *= x.shape()[a];
+  }
+  return permute(x, perm);
+}
+
+// ---------------------------------------------------------------- host services
+namespace {
+Array from_host(const void* data, const Shape& shape, DType d, Device dev) {
+  if (dev.kind != Device::cpu) throw ValueError("[asarray] device " + dev.str() + " is not available on backend xtensor (cpu only)");
+  if (d == float16 || d == bfloat16)
+    throw NotImplementedError(std::string("[asarray] dtype ") + dtype_name(d) + " is not supported on backend xtensor");
+  Array out = alloc(shape, d);
+  if (shape.numel()) std::memcpy(raw(out), data, static_cast<std::size_t>(shape.numel()) * itemsize(d));
+  return out;
+}
+void to_host(const Array& x, void* dst) {
+  if (x.size()) std::memcpy(dst, raw(x), static_cast<std::size_t>(x.size()) * itemsize(x.dtype()));
+}
+void* data_ptr(const Array& x) { return raw(x); }
+Array wrap(void* data, const Shape& shape, DType d, std::shared_ptr<void> owner) {
+  if (d == float16 || d == bfloat16)
+    throw NotImplementedError(std::string("[to_backend] dtype ") + dtype_name(d) + " is not supported on backend xtensor");
+  return Array(std::make_shared<XtImpl>(shape, d, std::move(owner), data));
+}
+std::vector<Device> devices() { return {Device{}}; }
+
+const Unsupported kUnsupported[] = {
+    {nullptr, float16, "xtensor has no half-precision element type"},
+    {nullptr, bfloat16, "xtensor has no bfloat16 element type"},
+};
+
+BackendImpl make() {
+  BackendImpl b;
+  b.name = "xtensor";
+  register_elementwise(b);
+  register_structure(b);
+  register_reductions(b);
+  register_linalg(b);
+  register_fft(b);
+  b.unsupported = kUnsupported;
+  b.from_host = &from_host;
+  b.to_host = &to_host;
+  b.data_ptr = &data_ptr;
+  b.wrap = &wrap;
+  b.seed = &seed_rng;
+  b.devices = &devices;
+  return b;
+}
+}  // namespace
+
+std::mt19937_64& rng() {
+  static std::mt19937_64 g(0x1f2e3d4c5b6a7988ULL);
+  return g;
+}
+std::mutex& rng_mutex() {
+  static std::mutex m;
+  return m;
+}
+void seed_rng(std::uint64_t s) {
+  std::lock_guard<std::mutex> lock(rng_mutex());
+  rng().seed(s);
+}
+
+BackendImpl kXtensor = make();
+
+}  // namespace ivy::xtb
+
+namespace ivy {
+void register_xtensor_backend() { register_backend(&xtb::kXtensor); }
+}  // namespace ivy

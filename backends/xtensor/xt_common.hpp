@@ -1,0 +1,140 @@
+// Internal to the xtensor backend: array storage, dtype visiting and helpers.
+// Arrays are contiguous row-major buffers (shared, so reshape and cross-backend exchange
+// are zero-copy); kernels see them as xtensor adaptors (xt::adapt) and compute with
+// xtensor expressions, Eigen for linear algebra and Eigen's FFT module for fft.
+#pragma once
+
+#include <complex>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <algorithm>
+#include <vector>
+
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xarray.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+
+#include "ivy/dispatch.hpp"
+
+namespace ivy::xtb {
+
+extern BackendImpl kXtensor;
+
+struct XtImpl final : ArrayImpl {
+  XtImpl(const Shape& s, DType d, std::shared_ptr<void> owner_, void* data_)
+      : ArrayImpl(s, d, Device{}, &kXtensor), owner(std::move(owner_)), data(data_) {}
+  std::shared_ptr<void> owner;  // keeps the buffer alive (ours or a foreign backend's)
+  void* data;
+};
+
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+template <class T> inline constexpr bool is_cplx_v = false;
+template <class T> inline constexpr bool is_cplx_v<std::complex<T>> = true;
+template <class T> struct real_type { using type = T; };
+template <class T> struct real_type<std::complex<T>> { using type = T; };
+template <class T> using real_t = typename real_type<T>::type;
+
+template <class T> struct Tag { using type = T; };
+
+// Calls f(Tag<T>{}) for the C++ type of dtype d. float16/bfloat16 are not available on
+// this backend (see the unsupported list).
+template <class F>
+decltype(auto) visit(DType d, F&& f) {
+  switch (d) {
+    case DType::bool_: return f(Tag<bool>{});
+    case DType::int8: return f(Tag<std::int8_t>{});
+    case DType::int16: return f(Tag<std::int16_t>{});
+    case DType::int32: return f(Tag<std::int32_t>{});
+    case DType::int64: return f(Tag<std::int64_t>{});
+    case DType::uint8: return f(Tag<std::uint8_t>{});
+    case DType::uint16: return f(Tag<std::uint16_t>{});
+    case DType::uint32: return f(Tag<std::uint32_t>{});
+    case DType::uint64: return f(Tag<std::uint64_t>{});
+    case DType::float32: return f(Tag<float>{});
+    case DType::float64: return f(Tag<double>{});
+    case DType::complex64: return f(Tag<c64>{});
+    case DType::complex128: return f(Tag<c128>{});
+    default:
+      throw NotImplementedError(std::string("[xtensor] dtype ") + dtype_name(d) + " is not supported by the xtensor backend");
+  }
+}
+// Only the floating types (float, double, complex<float>, complex<double>).
+template <class F>
+decltype(auto) visit_float(DType d, F&& f) {
+  switch (d) {
+    case DType::float32: return f(Tag<float>{});
+    case DType::float64: return f(Tag<double>{});
+    case DType::complex64: return f(Tag<c64>{});
+    case DType::complex128: return f(Tag<c128>{});
+    default: throw TypeError(std::string("[xtensor] expected a floating dtype, got ") + dtype_name(d));
+  }
+}
+
+using xshape_t = std::vector<std::size_t>;
+inline xshape_t xshape(const Shape& s) { return xshape_t(s.begin(), s.end()); }
+
+template <class T>
+T* ptr(const Array& a) {
+  return static_cast<T*>(static_cast<XtImpl*>(a.impl())->data);
+}
+inline void* raw(const Array& a) { return static_cast<XtImpl*>(a.impl())->data; }
+
+// An xtensor view (adaptor, no ownership) over an array's buffer.
+template <class T>
+auto view(const Array& a) {
+  return xt::adapt(ptr<T>(a), static_cast<std::size_t>(a.size()), xt::no_ownership(), xshape(a.shape()));
+}
+
+// A fresh zero-initialized buffer of n elements of dtype d.
+Array alloc(const Shape& s, DType d);
+// A new array sharing x's buffer with another shape (same number of elements).
+Array alias(const Array& x, const Shape& s);
+// Elementwise dtype conversion (complex -> real keeps the real part; -> bool is != 0).
+Array cast(const Array& x, DType d);
+inline Array cast_if(const Array& x, DType d) { return x.dtype() == d ? x : cast(x, d); }
+
+// Evaluates an xtensor expression into a new array of shape s and dtype d (C++ type T).
+template <class T, class E>
+Array eval(const Shape& s, DType d, E&& expr) {
+  Array out = alloc(s, d);
+  auto v = view<T>(out);
+  xt::noalias(v) = std::forward<E>(expr);
+  return out;
+}
+
+// Layout helpers (type-agnostic, element = itemsize bytes).
+// out[i0,..,ik] = x[idx[0][i0], .., idx[k][ik]]  (one index list per axis of x)
+Array gather_axes(const Array& x, const std::vector<std::vector<std::int64_t>>& idx);
+// out = copy of x with out[idx[0][i0], ..] = v[i0, ..]  (v has the lists' sizes)
+void scatter_axes(Array& out, const std::vector<std::vector<std::int64_t>>& idx, const Array& v);
+Array broadcast_to(const Array& x, const Shape& s);
+Array permute(const Array& x, const Dims& perm);
+Array contiguous_copy(const Array& x);
+
+// Moves `axes` of x to the end (keeping order); returns [outer, inner] sizes.
+Array axes_to_end(const Array& x, const Dims& axes, std::int64_t* outer, std::int64_t* inner);
+
+[[noreturn]] void fail(const char* op, const std::string& msg);
+
+// The backend's seedable generator (guard uses with rng_mutex()).
+std::mt19937_64& rng();
+std::mutex& rng_mutex();
+void seed_rng(std::uint64_t s);
+
+// Kernel registration for the other translation units.
+void register_elementwise(BackendImpl& b);
+void register_structure(BackendImpl& b);
+void register_reductions(BackendImpl& b);
+void register_linalg(BackendImpl& b);
+void register_fft(BackendImpl& b);
+
+#define XT_KERNEL(name) \
+  void k_##name([[maybe_unused]] const Array* in, [[maybe_unused]] int n, [[maybe_unused]] const Attrs& a, \
+                [[maybe_unused]] const OutSpec* spec, Array* out)
+#define XT_REG(b, name) (b).kernels[static_cast<int>(OpId::name)] = &k_##name
+
+}  // namespace ivy::xtb

@@ -1,0 +1,376 @@
+// xtensor backend: the elementwise functions, as xtensor expressions (xt:: math
+// functions where xtensor has them, lambda xfunctions elsewhere; broadcasting is
+// xtensor's).
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <type_traits>
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xoperation.hpp>
+
+#include "xt_common.hpp"
+
+namespace ivy::xtb {
+namespace {
+
+template <class T> inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T> inline constexpr bool is_realf_v = std::is_floating_point_v<T>;
+
+// ---------------------------------------------------------------- scalar helpers
+template <class T> T s_expm1(T v) {
+  if constexpr (is_cplx_v<T>) return std::exp(v) - T(1);
+  else return std::expm1(v);
+}
+template <class T> T s_log1p(T v) {
+  if constexpr (is_cplx_v<T>) return std::log(T(1) + v);
+  else return std::log1p(v);
+}
+template <class T> T s_log2(T v) {
+  if constexpr (is_cplx_v<T>) return std::log(v) / static_cast<real_t<T>>(std::numbers::ln2);
+  else return std::log2(v);
+}
+template <class T> bool s_isnan(T v) {
+  if constexpr (is_cplx_v<T>) return std::isnan(v.real()) || std::isnan(v.imag());
+  else if constexpr (is_realf_v<T>) return std::isnan(v);
+  else return false;
+}
+template <class T> bool s_isinf(T v) {
+  if constexpr (is_cplx_v<T>) return std::isinf(v.real()) || std::isinf(v.imag());
+  else if constexpr (is_realf_v<T>) return std::isinf(v);
+  else return false;
+}
+template <class T> bool s_isfinite(T v) {
+  if constexpr (is_cplx_v<T>) return std::isfinite(v.real()) && std::isfinite(v.imag());
+  else if constexpr (is_realf_v<T>) return std::isfinite(v);
+  else return true;
+}
+template <class T> T s_sign(T v) {
+  if constexpr (is_cplx_v<T>) {
+    if (s_isnan(v)) return T(std::numeric_limits<real_t<T>>::quiet_NaN(), std::numeric_limits<real_t<T>>::quiet_NaN());
+    auto m = std::abs(v);
+    return m == 0 ? T(0) : v / m;
+  } else if constexpr (is_realf_v<T>) {
+    if (std::isnan(v)) return v;
+    return v > 0 ? T(1) : (v < 0 ? T(-1) : T(0));
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return v > 0 ? T(1) : T(0);
+  } else {
+    return static_cast<T>(v > 0 ? 1 : (v < 0 ? -1 : 0));
+  }
+}
+template <class T> T s_round(T v) {
+  if constexpr (is_cplx_v<T>) return T(std::nearbyint(v.real()), std::nearbyint(v.imag()));
+  else if constexpr (is_realf_v<T>) return std::nearbyint(v);  // half to even
+  else return v;
+}
+template <class T> T s_floordiv(T a, T b) {
+  if constexpr (is_realf_v<T>) {
+    if (b == 0) return a == 0 || std::isnan(a) ? std::numeric_limits<T>::quiet_NaN() : (std::signbit(a) != std::signbit(b) ? -INFINITY : INFINITY);
+    T m = std::fmod(a, b);
+    T d = (a - m) / b;
+    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
+    if (d == 0) return std::copysign(T(0), a / b);
+    T f = std::floor(d);
+    if (d - f > T(0.5)) f += 1;
+    return f;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<T>) {
+      if (a == std::numeric_limits<T>::min() && b == -1) return a;  // wraps, as NumPy does
+      T q = static_cast<T>(a / b);
+      if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+      return q;
+    } else {
+      return static_cast<T>(a / b);
+    }
+  }
+}
+template <class T> T s_remainder(T a, T b) {
+  if constexpr (is_realf_v<T>) {
+    if (b == 0 || std::isnan(a) || std::isnan(b) || std::isinf(a)) return std::numeric_limits<T>::quiet_NaN();
+    if (std::isinf(b)) return (a == 0 || (a < 0) == (b < 0)) ? a : b;
+    T m = std::fmod(a, b);
+    if (m != 0 && ((b < 0) != (m < 0))) m += b;
+    if (m == 0) m = std::copysign(T(0), b);
+    return m;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return false;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<T>) {
+      if (b == -1) return 0;
+      T m = static_cast<T>(a % b);
+      if (m != 0 && ((b < 0) != (m < 0))) m = static_cast<T>(m + b);
+      return m;
+    } else {
+      return static_cast<T>(a % b);
+    }
+  }
+}
+template <class T> T s_pow(T a, T b) {
+  if constexpr (is_cplx_v<T>) {
+    if (b == T(0)) return T(1);
+    return std::pow(a, b);
+  } else if constexpr (is_realf_v<T>) {
+    return std::pow(a, b);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return a || !b;
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (b < 0) return a == 1 ? T(1) : (a == -1 ? T((b % 2) ? -1 : 1) : T(0));
+    }
+    using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+    W base = static_cast<W>(a), r = 1;
+    std::uint64_t e = static_cast<std::uint64_t>(b);
+    while (e) {
+      if (e & 1) r = static_cast<W>(static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(base));
+      base = static_cast<W>(static_cast<std::uint64_t>(base) * static_cast<std::uint64_t>(base));
+      e >>= 1;
+    }
+    return static_cast<T>(r);
+  }
+}
+template <class T> T s_lshift(T a, T b) {
+  if constexpr (is_int_v<T>) {
+    if (b < 0 || static_cast<std::uint64_t>(b) >= sizeof(T) * 8) return 0;
+    using UT = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<UT>(static_cast<UT>(a) << b));
+  } else {
+    return a;
+  }
+}
+template <class T> T s_rshift(T a, T b) {
+  if constexpr (is_int_v<T>) {
+    if (b < 0 || static_cast<std::uint64_t>(b) >= sizeof(T) * 8) {
+      if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+      else return 0;
+    }
+    return static_cast<T>(a >> b);
+  } else {
+    return a;
+  }
+}
+template <class T> T s_logaddexp(T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+  if (a == b) return std::isinf(a) ? a : a + static_cast<T>(std::numbers::ln2);
+  T m = std::max(a, b);
+  return m + std::log1p(std::exp(-std::abs(a - b)));
+}
+template <class T> T s_maximum(T a, T b) {
+  if constexpr (is_realf_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+  }
+  return a < b ? b : a;
+}
+template <class T> T s_minimum(T a, T b) {
+  if constexpr (is_realf_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+  }
+  return b < a ? b : a;
+}
+template <class T> bool truthy(T v) {
+  if constexpr (is_cplx_v<T>) return v != T(0);
+  else return v != 0;
+}
+
+template <class T> T s_abs(T v) {
+  if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) return v;
+  else return static_cast<T>(v < 0 ? -v : v);
+}
+template <class T> real_t<T> s_abs(std::complex<T> v) { return std::abs(v); }
+template <class T> T s_conj(T v) {
+  if constexpr (is_cplx_v<T>) return std::conj(v);
+  else return v;
+}
+template <class T> real_t<T> s_real(T v) {
+  if constexpr (is_cplx_v<T>) return v.real();
+  else return v;
+}
+template <class T> real_t<T> s_imag(T v) {
+  if constexpr (is_cplx_v<T>) return v.imag();
+  else return 0;
+}
+template <class T> T s_invert(T v) {
+  if constexpr (std::is_same_v<T, bool>) return !v;
+  else return static_cast<T>(~v);
+}
+template <class T> T s_neg(T v) {
+  if constexpr (std::is_unsigned_v<T>) return static_cast<T>(0u - v);
+  else return static_cast<T>(-v);
+}
+template <class T> T s_ceil(T v) {
+  if constexpr (is_realf_v<T>) return std::ceil(v);
+  else return v;
+}
+template <class T> T s_floor(T v) {
+  if constexpr (is_realf_v<T>) return std::floor(v);
+  else return v;
+}
+template <class T> T s_trunc(T v) {
+  if constexpr (is_realf_v<T>) return std::trunc(v);
+  else return v;
+}
+template <class T> bool s_signbit(T v) {
+  if constexpr (is_realf_v<T>) return std::signbit(v);
+  else if constexpr (std::is_signed_v<T>) return v < 0;
+  else return false;
+}
+
+template <class T> inline constexpr bool any_v = true;
+template <class T> inline constexpr bool not_bool_v = !std::is_same_v<T, bool>;
+template <class T> inline constexpr bool int_or_bool_v = std::is_integral_v<T>;
+template <class T> inline constexpr bool real_v = !is_cplx_v<T>;
+template <class T> inline constexpr bool real_num_v = !is_cplx_v<T> && !std::is_same_v<T, bool>;
+template <class T> using same_t = T;
+template <class T> using bool_t = bool;
+
+// Runs `body(tag)` for the compute dtype when `Cond<T>` holds.
+#define VISIT_IF(visitor, dtype, COND, op_name, ...)                                              \
+  visitor(dtype, [&](auto tag) {                                                                  \
+    using T = typename decltype(tag)::type;                                                       \
+    if constexpr (COND) {                                                                         \
+      __VA_ARGS__                                                                                 \
+    } else {                                                                                      \
+      fail(op_name, std::string("dtype ") + dtype_name(dtype) + " is not supported");             \
+    }                                                                                             \
+  })
+
+// ---- unary: float functions via xtensor's own math functions (after casting ints).
+#define UNARY_XT(name, xtfn)                                                                     \
+  XT_KERNEL(name) {                                                                              \
+    DType d = spec[0].dtype;                                                                     \
+    Array x = cast_if(in[0], d);                                                                 \
+    visit_float(d, [&](auto tag) {                                                               \
+      using T = typename decltype(tag)::type;                                                    \
+      out[0] = eval<T>(spec[0].shape, d, xt::xtfn(view<T>(x)));                                  \
+    });                                                                                          \
+  }
+UNARY_XT(acos, acos)
+UNARY_XT(acosh, acosh)
+UNARY_XT(asin, asin)
+UNARY_XT(asinh, asinh)
+UNARY_XT(atan, atan)
+UNARY_XT(atanh, atanh)
+UNARY_XT(cos, cos)
+UNARY_XT(cosh, cosh)
+UNARY_XT(exp, exp)
+UNARY_XT(log, log)
+UNARY_XT(log10, log10)
+UNARY_XT(sin, sin)
+UNARY_XT(sinh, sinh)
+UNARY_XT(sqrt, sqrt)
+UNARY_XT(tan, tan)
+UNARY_XT(tanh, tanh)
+
+// ---- unary via lambda xfunctions. OUT(T) is the output C++ type, CD the compute dtype.
+#define UNARY_FN(name, VIS, CD, COND, OUT, EXPR)                                                   \
+  XT_KERNEL(name) {                                                                                \
+    DType cd = CD;                                                                                 \
+    Array x = cast_if(in[0], cd);                                                                  \
+    VISIT_IF(VIS, cd, COND, #name, {                                                               \
+      using U = OUT<T>;                                                                            \
+      auto f = [](T v) -> U { return static_cast<U>(EXPR); };                                      \
+      out[0] = eval<U>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), view<T>(x))); \
+    });                                                                                            \
+  }
+#define D_OUT spec[0].dtype
+#define D_IN in[0].dtype()
+UNARY_FN(expm1, visit_float, D_OUT, true, same_t, s_expm1(v))
+UNARY_FN(log1p, visit_float, D_OUT, true, same_t, s_log1p(v))
+UNARY_FN(log2, visit_float, D_OUT, true, same_t, s_log2(v))
+UNARY_FN(reciprocal, visit_float, D_OUT, true, same_t, T(1) / v)
+UNARY_FN(abs, visit, D_IN, not_bool_v<T>, real_t, s_abs(v))
+UNARY_FN(bitwise_invert, visit, D_IN, int_or_bool_v<T>, same_t, s_invert(v))
+UNARY_FN(ceil, visit, D_IN, real_v<T>, same_t, s_ceil(v))
+UNARY_FN(floor, visit, D_IN, real_v<T>, same_t, s_floor(v))
+UNARY_FN(trunc, visit, D_IN, real_v<T>, same_t, s_trunc(v))
+UNARY_FN(conj, visit, D_IN, any_v<T>, same_t, s_conj(v))
+UNARY_FN(imag, visit, D_IN, any_v<T>, real_t, s_imag(v))
+UNARY_FN(real, visit, D_IN, any_v<T>, real_t, s_real(v))
+UNARY_FN(isfinite, visit, D_IN, any_v<T>, bool_t, s_isfinite(v))
+UNARY_FN(isinf, visit, D_IN, any_v<T>, bool_t, s_isinf(v))
+UNARY_FN(isnan, visit, D_IN, any_v<T>, bool_t, s_isnan(v))
+UNARY_FN(logical_not, visit, D_IN, any_v<T>, bool_t, !truthy(v))
+UNARY_FN(negative, visit, D_IN, not_bool_v<T>, same_t, s_neg(v))
+UNARY_FN(positive, visit, D_IN, any_v<T>, same_t, v)
+UNARY_FN(round, visit, D_IN, any_v<T>, same_t, s_round(v))
+UNARY_FN(sign, visit, D_IN, not_bool_v<T>, same_t, s_sign(v))
+UNARY_FN(signbit, visit, D_IN, real_v<T>, bool_t, s_signbit(v))
+UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
+
+// ---- binary (xtensor broadcasting). CD: compute dtype; inputs are cast to it.
+#define BINARY_FN(name, VIS, CD, COND, OUT, EXPR)                                                   \
+  XT_KERNEL(name) {                                                                                 \
+    DType cd = CD;                                                                                  \
+    Array x1 = cast_if(in[0], cd), x2 = cast_if(in[1], cd);                                         \
+    VISIT_IF(VIS, cd, COND, #name, {                                                                \
+      using U = OUT<T>;                                                                             \
+      auto f = [](T a, T b) -> U { return static_cast<U>(EXPR); };                                  \
+      out[0] = eval<U>(spec[0].shape, spec[0].dtype,                                                \
+                       xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));          \
+    });                                                                                             \
+  }
+#define D_PROMOTED result_type(in[0].dtype(), in[1].dtype())
+// Arithmetic in the result dtype; wrap-around for integers, as the standard allows.
+template <class T> T s_add(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) return a || b;
+  else if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+  else return a + b;
+}
+template <class T> T s_sub(T a, T b) {
+  if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
+  else return a - b;
+}
+template <class T> T s_mul(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) return a && b;
+  else if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+  else return a * b;
+}
+BINARY_FN(add, visit, D_OUT, any_v<T>, same_t, s_add(a, b))
+BINARY_FN(subtract, visit, D_OUT, not_bool_v<T>, same_t, s_sub(a, b))
+BINARY_FN(multiply, visit, D_OUT, any_v<T>, same_t, s_mul(a, b))
+BINARY_FN(divide, visit_float, D_OUT, any_v<T>, same_t, a / b)
+BINARY_FN(atan2, visit_float, D_OUT, real_v<T>, same_t, std::atan2(a, b))
+BINARY_FN(copysign, visit_float, D_OUT, real_v<T>, same_t, std::copysign(a, b))
+BINARY_FN(hypot, visit_float, D_OUT, real_v<T>, same_t, std::hypot(a, b))
+BINARY_FN(logaddexp, visit_float, D_OUT, real_v<T>, same_t, s_logaddexp(a, b))
+BINARY_FN(nextafter, visit_float, D_OUT, real_v<T>, same_t, std::nextafter(a, b))
+BINARY_FN(bitwise_and, visit, D_OUT, int_or_bool_v<T>, same_t, a & b)
+BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
+BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
+BINARY_FN(bitwise_left_shift, visit, D_OUT, is_int_v<T>, same_t, s_lshift(a, b))
+BINARY_FN(bitwise_right_shift, visit, D_OUT, is_int_v<T>, same_t, s_rshift(a, b))
+BINARY_FN(floor_divide, visit, D_OUT, real_v<T>, same_t, s_floordiv(a, b))
+BINARY_FN(remainder, visit, D_OUT, real_v<T>, same_t, s_remainder(a, b))
+BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
+BINARY_FN(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
+BINARY_FN(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
+BINARY_FN(equal, visit, D_PROMOTED, any_v<T>, bool_t, a == b)
+BINARY_FN(not_equal, visit, D_PROMOTED, any_v<T>, bool_t, a != b)
+BINARY_FN(greater, visit, D_PROMOTED, real_v<T>, bool_t, a > b)
+BINARY_FN(greater_equal, visit, D_PROMOTED, real_v<T>, bool_t, a >= b)
+BINARY_FN(less, visit, D_PROMOTED, real_v<T>, bool_t, a < b)
+BINARY_FN(less_equal, visit, D_PROMOTED, real_v<T>, bool_t, a <= b)
+BINARY_FN(logical_and, visit, D_PROMOTED, any_v<T>, bool_t, truthy(a) && truthy(b))
+BINARY_FN(logical_or, visit, D_PROMOTED, any_v<T>, bool_t, truthy(a) || truthy(b))
+BINARY_FN(logical_xor, visit, D_PROMOTED, any_v<T>, bool_t, truthy(a) != truthy(b))
+
+}  // namespace
+
+void register_elementwise(BackendImpl& b) {
+#define R(name) XT_REG(b, name);
+  R(abs) R(acos) R(acosh) R(asin) R(asinh) R(atan) R(atanh) R(bitwise_invert) R(ceil) R(conj) R(cos) R(cosh)
+  R(exp) R(expm1) R(floor) R(imag) R(isfinite) R(isinf) R(isnan) R(log) R(log1p) R(log2) R(log10)
+  R(logical_not) R(negative) R(positive) R(real) R(reciprocal) R(round) R(sign) R(signbit) R(sin) R(sinh)
+  R(square) R(sqrt) R(tan) R(tanh) R(trunc)
+  R(add) R(atan2) R(bitwise_and) R(bitwise_left_shift) R(bitwise_or) R(bitwise_right_shift) R(bitwise_xor)
+  R(copysign) R(divide) R(equal) R(floor_divide) R(greater) R(greater_equal) R(hypot) R(less) R(less_equal)
+  R(logaddexp) R(logical_and) R(logical_or) R(logical_xor) R(maximum) R(minimum) R(multiply) R(nextafter)
+  R(not_equal) R(pow) R(remainder) R(subtract)
+#undef R
+}
+
+}  // namespace ivy::xtb

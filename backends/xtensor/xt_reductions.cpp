@@ -1,0 +1,215 @@
+// xtensor backend: reductions (xt::sum / xt::prod / xt::mean / xt::cumsum / xt::cumprod
+// over the requested axes) and row-wise reductions where NaN rules need care.
+#include <cmath>
+#include <limits>
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xreducer.hpp>
+
+#include "xt_common.hpp"
+
+namespace ivy::xtb {
+namespace {
+
+std::vector<std::size_t> red_axes(const Array& x, const Attrs& a) {
+  std::vector<std::size_t> ax;
+  if (a.has_axes)
+    for (auto v : a.axes) ax.push_back(static_cast<std::size_t>(v));
+  else
+    for (std::int64_t i = 0; i < x.ndim(); ++i) ax.push_back(static_cast<std::size_t>(i));
+  std::sort(ax.begin(), ax.end());
+  return ax;
+}
+Dims red_dims(const Array& x, const Attrs& a) {
+  Dims d;
+  for (auto v : red_axes(x, a)) d.push_back(static_cast<std::int64_t>(v));
+  return d;
+}
+Shape squeezed(const Array& x, const std::vector<std::size_t>& ax) {
+  Shape s;
+  for (std::int64_t i = 0; i < x.ndim(); ++i)
+    if (std::find(ax.begin(), ax.end(), static_cast<std::size_t>(i)) == ax.end()) s.push_back(x.shape()[i]);
+  return s;
+}
+
+// sum / prod / mean through xtensor's reducers, computed in the output dtype.
+template <int Kind>
+void xt_reduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  DType d = spec[0].dtype;
+  Array x = cast_if(in[0], d);
+  auto ax = red_axes(x, a);
+  if (ax.empty()) {
+    out[0] = alias(x.dtype() == in[0].dtype() ? contiguous_copy(x) : x, spec[0].shape);
+    return;
+  }
+  Shape rs = squeezed(x, ax);
+  visit(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      fail("sum", "bool accumulation dtype");
+    } else {
+      auto v = view<T>(x);
+      if constexpr (Kind == 0) out[0] = eval<T>(rs, d, xt::sum<T>(v, ax));
+      if constexpr (Kind == 1) out[0] = eval<T>(rs, d, xt::prod<T>(v, ax));
+      if constexpr (Kind == 2) {
+        if constexpr (std::is_integral_v<T>) fail("mean", "integer mean");
+        else out[0] = eval<T>(rs, d, xt::mean<T>(v, ax));
+      }
+    }
+  });
+  out[0] = alias(out[0], spec[0].shape);
+}
+XT_KERNEL(sum) { xt_reduce<0>(in, a, spec, out); }
+XT_KERNEL(prod) { xt_reduce<1>(in, a, spec, out); }
+XT_KERNEL(mean) { xt_reduce<2>(in, a, spec, out); }
+
+// Row-wise: reduction axes moved to the end, f(row pointer, length) -> value.
+template <class T, class U, class F>
+Array rows(const Array& x, const Dims& axes, const OutSpec& spec, F&& f) {
+  std::int64_t outer, inner;
+  Array xr = axes_to_end(x, axes, &outer, &inner);
+  Array res = alloc(spec.shape, spec.dtype);
+  const T* p = ptr<T>(xr);
+  U* o = ptr<U>(res);
+  for (std::int64_t i = 0; i < outer; ++i) o[i] = f(p + i * inner, inner);
+  return res;
+}
+
+template <bool IsMax>
+void minmax(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  visit(in[0].dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_cplx_v<T>) {
+      fail(IsMax ? "max" : "min", "complex inputs are not ordered");
+    } else {
+      out[0] = rows<T, T>(in[0], red_dims(in[0], a), spec[0], [](const T* r, std::int64_t len) {
+        T best = r[0];
+        for (std::int64_t i = 0; i < len; ++i) {
+          if constexpr (std::is_floating_point_v<T>)
+            if (std::isnan(r[i])) return r[i];
+          if (IsMax ? (r[i] > best) : (r[i] < best)) best = r[i];
+        }
+        return best;
+      });
+    }
+  });
+}
+XT_KERNEL(max) { minmax<true>(in, a, spec, out); }
+XT_KERNEL(min) { minmax<false>(in, a, spec, out); }
+
+template <bool IsAll>
+void allany(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  visit(in[0].dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    out[0] = rows<T, bool>(in[0], red_dims(in[0], a), spec[0], [](const T* r, std::int64_t len) {
+      for (std::int64_t i = 0; i < len; ++i) {
+        bool t = r[i] != T{};
+        if (IsAll && !t) return false;
+        if (!IsAll && t) return true;
+      }
+      return IsAll;
+    });
+  });
+}
+XT_KERNEL(all) { allany<true>(in, a, spec, out); }
+XT_KERNEL(any) { allany<false>(in, a, spec, out); }
+
+template <bool IsStd>
+void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  DType od = spec[0].dtype;
+  DType cd = is_complex(in[0].dtype()) ? in[0].dtype() : od;
+  Array x = cast_if(in[0], cd);
+  double corr = a.f0;
+  visit_float(cd, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using R = real_t<T>;
+    out[0] = rows<T, R>(x, red_dims(x, a), spec[0], [corr](const T* r, std::int64_t len) {
+      T m{};
+      for (std::int64_t i = 0; i < len; ++i) m += r[i];
+      m /= static_cast<R>(len);
+      R s = 0;
+      for (std::int64_t i = 0; i < len; ++i) {
+        R dv = std::abs(r[i] - m);
+        s += dv * dv;
+      }
+      R v = s / static_cast<R>(static_cast<double>(len) - corr);
+      return IsStd ? std::sqrt(v) : v;
+    });
+  });
+}
+XT_KERNEL(var) { variance<false>(in, a, spec, out); }
+XT_KERNEL(std) { variance<true>(in, a, spec, out); }
+
+template <bool IsMax>
+void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  const Array& x = in[0];
+  Dims axes;
+  if (a.has_axes && x.ndim()) axes.push_back(a.i0);
+  else
+    for (std::int64_t i = 0; i < x.ndim(); ++i) axes.push_back(i);
+  visit(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_cplx_v<T>) {
+      fail(IsMax ? "argmax" : "argmin", "complex inputs are not ordered");
+    } else {
+      // first occurrence of the extreme; the first NaN wins (as NumPy does)
+      out[0] = rows<T, std::int64_t>(x, axes, spec[0], [](const T* r, std::int64_t len) {
+        std::int64_t bi = 0;
+        for (std::int64_t i = 0; i < len; ++i) {
+          if constexpr (std::is_floating_point_v<T>)
+            if (std::isnan(r[i])) return i;
+          if (IsMax ? (r[i] > r[bi]) : (r[i] < r[bi])) bi = i;
+        }
+        return bi;
+      });
+    }
+  });
+}
+XT_KERNEL(argmax) { argreduce<true>(in, a, spec, out); }
+XT_KERNEL(argmin) { argreduce<false>(in, a, spec, out); }
+
+template <bool IsSum>
+void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  DType d = spec[0].dtype;
+  Array x = cast_if(in[0], d);
+  if (x.ndim() == 0) x = alias(x, Shape{1});
+  std::int64_t ax = in[0].ndim() ? a.i0 : 0;
+  visit(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      fail(IsSum ? "cumulative_sum" : "cumulative_prod", "bool accumulation dtype");
+    } else {
+      auto v = view<T>(x);
+      Array r = IsSum ? eval<T>(x.shape(), d, xt::cumsum(v, static_cast<std::ptrdiff_t>(ax)))
+                      : eval<T>(x.shape(), d, xt::cumprod(v, static_cast<std::ptrdiff_t>(ax)));
+      if (!a.b1) {
+        out[0] = r;
+        return;
+      }
+      Array o = alloc(spec[0].shape, d);
+      auto ov = view<T>(o);
+      std::fill(ov.begin(), ov.end(), IsSum ? T(0) : T(1));
+      std::vector<std::vector<std::int64_t>> idx;
+      for (std::int64_t k = 0; k < x.ndim(); ++k) {
+        std::vector<std::int64_t> l;
+        for (std::int64_t i = 0; i < x.shape()[k]; ++i) l.push_back(k == ax ? i + 1 : i);
+        idx.push_back(std::move(l));
+      }
+      scatter_axes(o, idx, r);
+      out[0] = o;
+    }
+  });
+}
+XT_KERNEL(cumulative_sum) { cumulative<true>(in, a, spec, out); }
+XT_KERNEL(cumulative_prod) { cumulative<false>(in, a, spec, out); }
+
+}  // namespace
+
+void register_reductions(BackendImpl& b) {
+#define R(name) XT_REG(b, name);
+  R(sum) R(prod) R(mean) R(max) R(min) R(all) R(any) R(var) R(std) R(argmax) R(argmin) R(cumulative_sum)
+  R(cumulative_prod)
+#undef R
+}
+
+}  // namespace ivy::xtb

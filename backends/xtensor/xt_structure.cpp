@@ -1,0 +1,481 @@
+// xtensor backend: creation, manipulation, indexing, searching, sorting and sets.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include <xtensor/xoperation.hpp>
+
+#include "xt_common.hpp"
+
+namespace ivy::xtb {
+namespace {
+
+template <class T>
+T scalar_as(const Scalar& s) {
+  if constexpr (std::is_same_v<T, bool>) return s.b;
+  else if constexpr (is_cplx_v<T>) return T(static_cast<real_t<T>>(s.c.real()), static_cast<real_t<T>>(s.c.imag()));
+  else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(s.kind == Scalar::Int ? static_cast<double>(s.i) : s.d);
+  else return static_cast<T>(s.kind == Scalar::Int || s.kind == Scalar::Bool ? s.i : static_cast<std::int64_t>(s.d));
+}
+
+template <class T> bool nan_v(T v) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  else return false;
+}
+// Total order with NaN last (the standard's sorting rule).
+template <class T> bool lt(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) return !std::isnan(a) && (std::isnan(b) || a < b);
+  else return a < b;
+}
+template <class T> bool eq_v(T a, T b) { return a == b; }
+
+std::vector<std::int64_t> iota(std::int64_t n) {
+  std::vector<std::int64_t> v(static_cast<std::size_t>(n));
+  std::iota(v.begin(), v.end(), 0);
+  return v;
+}
+std::vector<std::vector<std::int64_t>> identity_idx(const Shape& s) {
+  std::vector<std::vector<std::int64_t>> idx;
+  for (auto d : s) idx.push_back(iota(d));
+  return idx;
+}
+std::vector<std::int64_t> to_i64(const Array& idx) {
+  Array c = cast_if(idx, int64);
+  const std::int64_t* p = ptr<std::int64_t>(c);
+  return std::vector<std::int64_t>(p, p + c.size());
+}
+void normalize(std::vector<std::int64_t>& v, std::int64_t n, const char* op) {
+  for (auto& i : v) {
+    if (i < -n || i >= n)
+      throw IndexError(std::string("[") + op + "] index " + std::to_string(i) + " is out of bounds for axis of size " +
+                       std::to_string(n) + " (backend xtensor)");
+    if (i < 0) i += n;
+  }
+}
+
+// ---------------------------------------------------------------- creation
+XT_KERNEL(full) {
+  DType d = spec[0].dtype;
+  out[0] = alloc(spec[0].shape, d);
+  visit(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto v = view<T>(out[0]);
+    std::fill(v.begin(), v.end(), scalar_as<T>(a.s0));
+  });
+}
+XT_KERNEL(arange) {
+  DType d = spec[0].dtype;
+  std::int64_t len = spec[0].shape[0];
+  out[0] = alloc(spec[0].shape, d);
+  bool ints = a.s0.kind == Scalar::Int && a.s1.kind == Scalar::Int && a.s2.kind == Scalar::Int;
+  visit(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = ptr<T>(out[0]);
+    for (std::int64_t i = 0; i < len; ++i) {
+      if (ints) p[i] = static_cast<T>(a.s0.i + i * a.s2.i);
+      else if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(a.s0.d + static_cast<double>(i) * a.s2.d));
+      else p[i] = static_cast<T>(a.s0.d + static_cast<double>(i) * a.s2.d);
+    }
+  });
+}
+XT_KERNEL(linspace) {
+  DType d = spec[0].dtype;
+  std::int64_t num = a.i0;
+  out[0] = alloc(spec[0].shape, d);
+  visit(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = ptr<T>(out[0]);
+    std::complex<double> s = a.s0.c, e = a.s1.c;
+    double div = a.b0 ? static_cast<double>(num - 1) : static_cast<double>(num);
+    for (std::int64_t i = 0; i < num; ++i) {
+      std::complex<double> v = (a.b0 && i == num - 1) ? e : (div > 0 ? s + (e - s) * (static_cast<double>(i) / div) : s);
+      if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(v.real()), static_cast<real_t<T>>(v.imag()));
+      else if constexpr (std::is_same_v<T, bool>) p[i] = v.real() != 0;
+      else p[i] = static_cast<T>(v.real());
+    }
+  });
+}
+XT_KERNEL(eye) {
+  DType d = spec[0].dtype;
+  out[0] = alloc(spec[0].shape, d);
+  visit(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = ptr<T>(out[0]);
+    for (std::int64_t i = 0; i < a.i0; ++i)
+      for (std::int64_t j = 0; j < a.i1; ++j) p[i * a.i1 + j] = (j - i == a.i2) ? T(1) : T(0);
+  });
+}
+template <class Dist>
+void fill_random(Array& out, Dist dist) {
+  std::lock_guard<std::mutex> lock(rng_mutex());
+  visit(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = ptr<T>(out);
+    for (std::int64_t i = 0; i < out.size(); ++i) {
+      auto v = dist(rng());
+      if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(v), 0);
+      else p[i] = static_cast<T>(v);
+    }
+  });
+}
+XT_KERNEL(random_uniform) {
+  out[0] = alloc(spec[0].shape, spec[0].dtype);
+  double lo = a.s0.d, hi = a.s1.d;
+  fill_random(out[0], [lo, hi](std::mt19937_64& g) { return lo + (hi - lo) * std::generate_canonical<double, 53>(g); });
+}
+XT_KERNEL(random_normal) {
+  out[0] = alloc(spec[0].shape, spec[0].dtype);
+  std::normal_distribution<double> nd(a.s0.d, a.s1.d);
+  fill_random(out[0], [&nd](std::mt19937_64& g) { return nd(g); });
+}
+XT_KERNEL(randint) {
+  if (a.s1.i <= a.s0.i)
+    throw ValueError("[randint] high (" + std::to_string(a.s1.i) + ") must be greater than low (" + std::to_string(a.s0.i) + ")");
+  out[0] = alloc(spec[0].shape, spec[0].dtype);
+  std::uniform_int_distribution<std::int64_t> ud(a.s0.i, a.s1.i - 1);
+  fill_random(out[0], [&ud](std::mt19937_64& g) { return ud(g); });
+}
+void tri(const Array& x, Array& out, std::int64_t k, bool lower) {
+  out = contiguous_copy(x);
+  std::int64_t r = x.shape()[x.ndim() - 2], c = x.shape()[x.ndim() - 1];
+  std::int64_t batch = r * c ? x.size() / (r * c) : 0;
+  std::size_t sz = itemsize(x.dtype());
+  auto* p = static_cast<unsigned char*>(raw(out));
+  for (std::int64_t b = 0; b < batch; ++b)
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < c; ++j) {
+        bool keep = lower ? (j - i <= k) : (j - i >= k);
+        if (!keep) std::memset(p + ((b * r + i) * c + j) * sz, 0, sz);
+      }
+}
+XT_KERNEL(tril) { tri(in[0], out[0], a.i0, true); }
+XT_KERNEL(triu) { tri(in[0], out[0], a.i0, false); }
+XT_KERNEL(astype) { out[0] = in[0].dtype() == spec[0].dtype ? contiguous_copy(in[0]) : cast(in[0], spec[0].dtype); }
+
+// ---------------------------------------------------------------- manipulation
+XT_KERNEL(reshape) { out[0] = alias(in[0], spec[0].shape); }
+XT_KERNEL(permute_dims) { out[0] = permute(in[0], a.axes); }
+XT_KERNEL(broadcast_to) { out[0] = broadcast_to(in[0], a.ints); }
+XT_KERNEL(flip) {
+  auto idx = identity_idx(in[0].shape());
+  for (auto ax : a.axes) std::reverse(idx[ax].begin(), idx[ax].end());
+  out[0] = gather_axes(in[0], idx);
+}
+XT_KERNEL(roll) {
+  const Array& x = in[0];
+  if (!a.has_axes) {
+    Array flat = alias(x, Shape{x.size()});
+    auto idx = identity_idx(flat.shape());
+    std::int64_t n_ = x.size();
+    if (n_) {
+      std::int64_t s = ((a.ints[0] % n_) + n_) % n_;
+      for (std::int64_t i = 0; i < n_; ++i) idx[0][i] = ((i - s) % n_ + n_) % n_;
+    }
+    out[0] = alias(gather_axes(flat, idx), x.shape());
+    return;
+  }
+  auto idx = identity_idx(x.shape());
+  std::vector<std::int64_t> shift(static_cast<std::size_t>(x.ndim()), 0);
+  for (std::size_t i = 0; i < a.axes.size(); ++i) shift[a.axes[i]] += a.ints[i];
+  for (std::int64_t d = 0; d < x.ndim(); ++d) {
+    std::int64_t len = x.shape()[d];
+    if (!len) continue;
+    std::int64_t s = ((shift[d] % len) + len) % len;
+    for (std::int64_t i = 0; i < len; ++i) idx[d][i] = ((i - s) % len + len) % len;
+  }
+  out[0] = gather_axes(x, idx);
+}
+XT_KERNEL(repeat) {
+  Array x = a.has_axes && in[0].ndim() ? in[0] : alias(in[0], Shape{in[0].size()});
+  std::int64_t ax = a.has_axes && in[0].ndim() ? a.i0 : 0;
+  auto idx = identity_idx(x.shape());
+  std::vector<std::int64_t> l;
+  for (std::int64_t i = 0; i < x.shape()[ax]; ++i) {
+    std::int64_t r = a.ints.size() == 1 ? a.ints[0] : a.ints[i];
+    for (std::int64_t k = 0; k < r; ++k) l.push_back(i);
+  }
+  idx[ax] = std::move(l);
+  out[0] = alias(gather_axes(x, idx), spec[0].shape);
+}
+XT_KERNEL(tile) {
+  const Shape& os = spec[0].shape;
+  Shape padded;
+  for (std::size_t i = 0; i < os.size() - in[0].shape().size(); ++i) padded.push_back(1);
+  for (auto d : in[0].shape()) padded.push_back(d);
+  Array xp = alias(in[0], padded);
+  std::vector<std::vector<std::int64_t>> idx(os.size());
+  for (std::size_t d = 0; d < os.size(); ++d)
+    for (std::int64_t i = 0; i < os[d]; ++i) idx[d].push_back(i % padded[d]);
+  out[0] = gather_axes(xp, idx);
+}
+XT_KERNEL(concat) {
+  DType d = spec[0].dtype;
+  out[0] = alloc(spec[0].shape, d);
+  std::int64_t ax = a.i0, outer = 1;
+  for (std::int64_t i = 0; i < ax; ++i) outer *= spec[0].shape[i];
+  std::size_t sz = itemsize(d);
+  std::int64_t out_block = outer ? spec[0].shape.numel() / outer : 0;
+  auto* dst = static_cast<unsigned char*>(raw(out[0]));
+  std::int64_t offset = 0;
+  for (int k = 0; k < n; ++k) {
+    Array x = cast_if(in[k], d);
+    std::int64_t block = outer ? x.size() / outer : 0;
+    auto* src = static_cast<const unsigned char*>(raw(x));
+    for (std::int64_t o = 0; o < outer; ++o)
+      if (block) std::memcpy(dst + (o * out_block + offset) * sz, src + o * block * sz, static_cast<std::size_t>(block) * sz);
+    offset += block;
+  }
+}
+
+// ---------------------------------------------------------------- indexing
+std::vector<std::vector<std::int64_t>> slice_idx(const Array& x, const Attrs& a) {
+  std::vector<std::vector<std::int64_t>> idx(static_cast<std::size_t>(x.ndim()));
+  for (std::int64_t d = 0; d < x.ndim(); ++d) {
+    std::int64_t b = a.ints[d], e = a.ints2[d], s = a.ints3[d];
+    if (s > 0)
+      for (std::int64_t i = b; i < e; i += s) idx[d].push_back(i);
+    else
+      for (std::int64_t i = b; i > e; i += s) idx[d].push_back(i);
+  }
+  return idx;
+}
+XT_KERNEL(strided_slice) { out[0] = gather_axes(in[0], slice_idx(in[0], a)); }
+XT_KERNEL(slice_update) {
+  out[0] = contiguous_copy(in[0]);
+  auto idx = slice_idx(in[0], a);
+  Shape ss;
+  for (auto& l : idx) ss.push_back(static_cast<std::int64_t>(l.size()));
+  Array v = broadcast_to(cast_if(in[1], in[0].dtype()), ss);
+  scatter_axes(out[0], idx, v);
+}
+XT_KERNEL(take) {
+  auto v = to_i64(in[1]);
+  normalize(v, in[0].shape()[a.i0], "take");
+  auto idx = identity_idx(in[0].shape());
+  idx[a.i0] = std::move(v);
+  out[0] = alias(gather_axes(in[0], idx), spec[0].shape);
+}
+XT_KERNEL(take_along_axis) {
+  const Shape& os = spec[0].shape;
+  std::int64_t ax = a.i0;
+  Shape xs = os;
+  xs[ax] = in[0].shape()[ax];
+  Array x = broadcast_to(in[0], xs);
+  Array ib = broadcast_to(cast_if(in[1], int64), os);
+  std::int64_t outer, inner_x, outer2, inner_i;
+  Array xr = axes_to_end(x, Dims{ax}, &outer, &inner_x);
+  Array ir = axes_to_end(ib, Dims{ax}, &outer2, &inner_i);
+  Shape rs;
+  for (std::int64_t d = 0; d < static_cast<std::int64_t>(os.size()); ++d)
+    if (d != ax) rs.push_back(os[d]);
+  rs.push_back(os[ax]);
+  Array res = alloc(rs, x.dtype());
+  std::size_t sz = itemsize(x.dtype());
+  auto* src = static_cast<const unsigned char*>(raw(xr));
+  auto* dst = static_cast<unsigned char*>(raw(res));
+  const std::int64_t* ip = ptr<std::int64_t>(ir);
+  for (std::int64_t o = 0; o < outer2; ++o)
+    for (std::int64_t j = 0; j < inner_i; ++j) {
+      std::int64_t k = ip[o * inner_i + j];
+      if (k < -inner_x || k >= inner_x)
+        throw IndexError("[take_along_axis] index " + std::to_string(k) + " is out of bounds for axis of size " +
+                         std::to_string(inner_x) + " (backend xtensor)");
+      if (k < 0) k += inner_x;
+      std::memcpy(dst + (o * inner_i + j) * sz, src + (o * inner_x + k) * sz, sz);
+    }
+  // move the axis back
+  Dims perm;
+  std::int64_t r = static_cast<std::int64_t>(os.size());
+  for (std::int64_t d = 0, src_d = 0; d < r; ++d) perm.push_back(d == ax ? r - 1 : src_d++);
+  out[0] = permute(res, perm);
+}
+XT_KERNEL(index_put_flat) {
+  out[0] = contiguous_copy(in[0]);
+  auto pos = to_i64(in[1]);
+  normalize(pos, in[0].size(), "index_put");
+  Array v = broadcast_to(cast_if(in[2], in[0].dtype()), Shape{static_cast<std::int64_t>(pos.size())});
+  std::size_t sz = itemsize(in[0].dtype());
+  auto* dst = static_cast<unsigned char*>(raw(out[0]));
+  auto* src = static_cast<const unsigned char*>(raw(v));
+  for (std::size_t i = 0; i < pos.size(); ++i) std::memcpy(dst + pos[i] * sz, src + i * sz, sz);
+}
+
+// ---------------------------------------------------------------- searching
+XT_KERNEL(nonzero) {
+  const Array& x = in[0];
+  std::vector<std::int64_t> hits;
+  visit(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = ptr<T>(x);
+    for (std::int64_t i = 0; i < x.size(); ++i)
+      if (p[i] != T{}) hits.push_back(i);
+  });
+  std::int64_t r = x.ndim(), cnt = static_cast<std::int64_t>(hits.size());
+  for (std::int64_t d = 0; d < r; ++d) out[d] = alloc(Shape{cnt}, int64);
+  std::vector<std::int64_t> st(static_cast<std::size_t>(r));
+  std::int64_t acc = 1;
+  for (std::int64_t d = r; d-- > 0;) {
+    st[d] = acc;
+    acc *= x.shape()[d];
+  }
+  for (std::int64_t i = 0; i < cnt; ++i)
+    for (std::int64_t d = 0; d < r; ++d) ptr<std::int64_t>(out[d])[i] = (hits[i] / st[d]) % x.shape()[d];
+}
+XT_KERNEL(where) {
+  DType d = spec[0].dtype;
+  const Shape& s = spec[0].shape;
+  Array c = broadcast_to(in[0], s), x1 = broadcast_to(cast_if(in[1], d), s), x2 = broadcast_to(cast_if(in[2], d), s);
+  out[0] = alloc(s, d);
+  std::size_t sz = itemsize(d);
+  const bool* cp = ptr<bool>(c);
+  auto* p1 = static_cast<const unsigned char*>(raw(x1));
+  auto* p2 = static_cast<const unsigned char*>(raw(x2));
+  auto* o = static_cast<unsigned char*>(raw(out[0]));
+  for (std::int64_t i = 0; i < s.numel(); ++i) std::memcpy(o + i * sz, (cp[i] ? p1 : p2) + i * sz, sz);
+}
+XT_KERNEL(searchsorted) {
+  DType c = result_type(in[0].dtype(), in[1].dtype());
+  Array x1 = cast_if(in[0], c), x2 = cast_if(in[1], c);
+  out[0] = alloc(spec[0].shape, int64);
+  std::int64_t* o = ptr<std::int64_t>(out[0]);
+  visit(c, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_cplx_v<T>) {
+      fail("searchsorted", "complex inputs are not ordered");
+    } else {
+      const T* s = ptr<T>(x1);
+      const T* v = ptr<T>(x2);
+      std::int64_t len = x1.size();
+      for (std::int64_t i = 0; i < x2.size(); ++i) {
+        const T* it = a.b0 ? std::upper_bound(s, s + len, v[i], lt<T>) : std::lower_bound(s, s + len, v[i], lt<T>);
+        o[i] = it - s;
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------- sorting
+// Sorts along a.i0; writes values (want_values) or int64 indices.
+Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
+  std::int64_t outer, len;
+  Array xr = axes_to_end(x, Dims{a.i0}, &outer, &len);
+  Array res = alloc(xr.shape(), want_values ? x.dtype() : int64);
+  visit(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_cplx_v<T>) {
+      fail("sort", "complex inputs are not ordered");
+    } else {
+      const T* p = ptr<T>(xr);
+      std::vector<std::int64_t> order(static_cast<std::size_t>(len));
+      for (std::int64_t o = 0; o < outer; ++o) {
+        const T* row = p + o * len;
+        std::iota(order.begin(), order.end(), 0);
+        if (a.b0)
+          std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) { return lt(row[j], row[i]); });
+        else
+          std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) { return lt(row[i], row[j]); });
+        for (std::int64_t k = 0; k < len; ++k) {
+          if (want_values) ptr<T>(res)[o * len + k] = row[order[k]];
+          else ptr<std::int64_t>(res)[o * len + k] = order[k];
+        }
+      }
+    }
+  });
+  Dims perm;
+  std::int64_t r = x.ndim();
+  for (std::int64_t d = 0, s = 0; d < r; ++d) perm.push_back(d == a.i0 ? r - 1 : s++);
+  return permute(res, perm);
+}
+XT_KERNEL(sort) { out[0] = sort_impl(in[0], a, true); }
+XT_KERNEL(argsort) { out[0] = sort_impl(in[0], a, false); }
+
+// ---------------------------------------------------------------- sets
+XT_KERNEL(unique) {
+  const Array& x = in[0];
+  std::int64_t N = x.size();
+  std::vector<std::int64_t> order(static_cast<std::size_t>(N));
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<std::int64_t> first, counts, inverse(static_cast<std::size_t>(N));
+  std::vector<std::int64_t> group_start;
+  visit(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_cplx_v<T>) {
+      // lexicographic (real, imag); NaNs distinct
+      const T* p = ptr<T>(x);
+      auto key_lt = [&](std::int64_t i, std::int64_t j) {
+        if (p[i].real() != p[j].real()) return lt(p[i].real(), p[j].real());
+        return lt(p[i].imag(), p[j].imag());
+      };
+      std::stable_sort(order.begin(), order.end(), key_lt);
+      for (std::int64_t k = 0; k < N; ++k) {
+        bool same = k > 0 && p[order[k]] == p[order[k - 1]];
+        if (!same) {
+          first.push_back(order[k]);
+          counts.push_back(0);
+        }
+        counts.back()++;
+        inverse[order[k]] = static_cast<std::int64_t>(first.size()) - 1;
+      }
+    } else {
+      const T* p = ptr<T>(x);
+      std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) { return lt(p[i], p[j]); });
+      for (std::int64_t k = 0; k < N; ++k) {
+        bool same = k > 0 && p[order[k]] == p[order[k - 1]];  // NaN != NaN: each NaN is distinct
+        if (!same) {
+          first.push_back(order[k]);
+          counts.push_back(0);
+        }
+        counts.back()++;
+        inverse[order[k]] = static_cast<std::int64_t>(first.size()) - 1;
+      }
+    }
+  });
+  std::int64_t U = static_cast<std::int64_t>(first.size());
+  Array flat = alias(x, Shape{N});
+  out[0] = gather_axes(flat, {first});
+  out[1] = alloc(Shape{U}, int64);
+  out[3] = alloc(Shape{U}, int64);
+  out[2] = alloc(x.shape(), int64);
+  std::copy(first.begin(), first.end(), ptr<std::int64_t>(out[1]));
+  std::copy(counts.begin(), counts.end(), ptr<std::int64_t>(out[3]));
+  std::copy(inverse.begin(), inverse.end(), ptr<std::int64_t>(out[2]));
+}
+XT_KERNEL(isin) {
+  DType c = result_type(in[0].dtype(), in[1].dtype());
+  Array x1 = cast_if(in[0], c), x2 = cast_if(in[1], c);
+  out[0] = alloc(spec[0].shape, bool_);
+  bool* o = ptr<bool>(out[0]);
+  visit(c, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = ptr<T>(x1);
+    if constexpr (is_cplx_v<T>) {
+      const T* q = ptr<T>(x2);
+      for (std::int64_t i = 0; i < x1.size(); ++i) {
+        bool f = false;
+        for (std::int64_t j = 0; j < x2.size() && !f; ++j) f = p[i] == q[j];
+        o[i] = f != a.b0;
+      }
+    } else {
+      std::vector<T> s(ptr<T>(x2), ptr<T>(x2) + x2.size());
+      std::sort(s.begin(), s.end(), lt<T>);
+      for (std::int64_t i = 0; i < x1.size(); ++i) {
+        bool f = !nan_v(p[i]) && std::binary_search(s.begin(), s.end(), p[i], lt<T>);
+        o[i] = f != a.b0;
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void register_structure(BackendImpl& b) {
+#define R(name) XT_REG(b, name);
+  R(full) R(arange) R(linspace) R(eye) R(random_uniform) R(random_normal) R(randint) R(tril) R(triu) R(astype)
+  R(reshape) R(permute_dims) R(broadcast_to) R(flip) R(roll) R(repeat) R(tile) R(concat)
+  R(strided_slice) R(slice_update) R(take) R(take_along_axis) R(index_put_flat)
+  R(nonzero) R(where) R(searchsorted) R(sort) R(argsort) R(unique) R(isin)
+#undef R
+}
+
+}  // namespace ivy::xtb

@@ -1,0 +1,8 @@
+// The one public umbrella header of ivy.
+#pragma once
+
+#include "ivy/core.hpp"
+#include "ivy/array.hpp"
+#include "ivy/dispatch.hpp"
+#include "ivy/functional.hpp"
+#include "ivy/trace.hpp"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs ivy's build and test dependencies from Debian's packages. Idempotent: does
+# nothing when everything is already installed.
+set -euo pipefail
+
+PKGS=(
+  cmake ninja-build g++ ccache
+  libtorch-dev            # torch backend (LibTorch 1.13)
+  xtensor-dev libxtensor-dev xtl-dev libeigen3-dev   # xtensor backend (+Eigen)
+  libgtest-dev libbenchmark-dev nlohmann-json3-dev   # tests, benchmarks, fixtures
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "ivy: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,44 @@
+// Shared helpers for the functional layer (internal).
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "ivy/functional.hpp"
+
+namespace ivy::detail {
+
+inline std::string P(const char* op) { return std::string("[") + op + "] "; }
+
+// Normalizes axes (negative allowed) for an array of rank `rank`; sorted unless keep_order.
+inline Dims norm_axes(const Dims& axes, std::int64_t rank, const char* op, bool keep_order = false) {
+  Dims out;
+  for (auto a : axes) {
+    if (a < -rank || a >= rank)
+      throw IndexError(P(op) + "axis " + std::to_string(a) + " is out of range for an array of rank " + std::to_string(rank));
+    auto v = a < 0 ? a + rank : a;
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw ValueError(P(op) + "axis " + std::to_string(a) + " is repeated in " + axes.str());
+    out.push_back(v);
+  }
+  if (!keep_order) std::sort(out.begin(), out.end());
+  return out;
+}
+inline std::int64_t norm_axis(std::int64_t axis, std::int64_t rank, const char* op) {
+  return normalize_axis(axis, rank, op);
+}
+
+// A 0-d array holding s, with the dtype the standard's scalar rules give next to `like`.
+inline Array scalar_like(const Scalar& s, const Array& like, const char* op) {
+  Attrs a;
+  a.s0 = s;
+  a.dtype = scalar_result_type(like.dtype(), s, op);
+  a.has_dtype = true;
+  return dispatch(OpId::full, std::span<const Array>(), a, like.backend());
+}
+
+inline void need_defined(const Array& x, const char* op) {
+  if (!x.defined()) throw ValueError(P(op) + "got an undefined array");
+}
+
+}  // namespace ivy::detail

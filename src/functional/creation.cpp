@@ -1,0 +1,283 @@
+// Creation functions, data-type functions and random numbers.
+#include "common.hpp"
+
+namespace ivy {
+
+using detail::P;
+
+namespace {
+Backend pick(Backend b) { return b ? b : current_backend(); }
+void check_device(Backend b, Device dev, const char* op) {
+  if (dev.kind == Device::cpu) return;
+  auto devs = b.impl()->devices ? b.impl()->devices() : std::vector<Device>{Device{}};
+  if (std::find(devs.begin(), devs.end(), dev) == devs.end())
+    throw ValueError(P(op) + "device " + dev.str() + " is not available on backend " + b.name());
+  throw NotImplementedError(P(op) + "creating arrays on " + dev.str() + " is not implemented yet (backend " + b.name() + ")");
+}
+DType scalar_default(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Bool: return bool_;
+    case Scalar::Int: return default_int_dtype();
+    case Scalar::Float: return default_float_dtype();
+    default: return default_complex_dtype();
+  }
+}
+Array create(OpId op, Attrs a, Backend b, Device dev, const char* name) {
+  b = pick(b);
+  check_device(b, dev, name);
+  a.has_dtype = true;
+  return dispatch(op, std::span<const Array>(), a, b);
+}
+}  // namespace
+
+Array arange(Scalar start, std::optional<Scalar> stop, Scalar step, std::optional<DType> dtype, Device device,
+             Backend backend) {
+  if (!stop) {
+    stop = start;
+    start = Scalar(std::int64_t{0});
+  }
+  for (const Scalar* s : {&start, &*stop, &step})
+    if (s->kind == Scalar::Complex) throw TypeError("[arange] start, stop and step must be real numbers");
+  Attrs a;
+  a.s0 = start;
+  a.s1 = *stop;
+  a.s2 = step;
+  bool ints = start.kind != Scalar::Float && stop->kind != Scalar::Float && step.kind != Scalar::Float;
+  if (!ints) {  // the float attrs are read from .d
+    a.s0 = Scalar(start.d);
+    a.s1 = Scalar(stop->d);
+    a.s2 = Scalar(step.d);
+  } else {
+    a.s0 = Scalar(start.i);
+    a.s1 = Scalar(stop->i);
+    a.s2 = Scalar(step.i);
+  }
+  a.dtype = dtype ? *dtype : (ints ? default_int_dtype() : default_float_dtype());
+  if (is_bool(a.dtype)) throw TypeError("[arange] dtype bool is not allowed");
+  return create(OpId::arange, a, backend, device, "arange");
+}
+
+Array asarray(const Array& obj, std::optional<DType> dtype, Device device, std::optional<bool> copy, Backend backend) {
+  detail::need_defined(obj, "asarray");
+  (void)device;
+  Array x = obj;
+  bool copied = false;
+  if (backend && backend != x.backend()) {
+    x = to_backend(x, backend);
+    copied = x.impl() != obj.impl();
+  }
+  if (dtype && *dtype != x.dtype()) {
+    if (copy && !*copy)
+      throw ValueError(P("asarray") + "copy=false but converting " + dtype_name(x.dtype()) + " to " + dtype_name(*dtype) +
+                       " needs a copy");
+    return astype(x, *dtype);
+  }
+  if (copy && *copy && !copied) return astype(x, x.dtype(), true);
+  return x;
+}
+Array asarray(Scalar obj, std::optional<DType> dtype, Device device, Backend backend) {
+  return full(Shape{}, obj, dtype ? *dtype : scalar_default(obj), device, backend);
+}
+Array asarray(const void* data, DType data_dtype, const Shape& shape, std::optional<DType> dtype, Device device,
+              Backend backend) {
+  Backend b = pick(backend);
+  check_supported(b, "asarray", data_dtype);
+  for (auto d : shape)
+    if (d < 0) throw ValueError(P("asarray") + "negative dimension in shape " + shape.str());
+  if (shape.numel() > 0 && data == nullptr) throw ValueError(P("asarray") + "null data for shape " + shape.str());
+  Array x = b.impl()->from_host(data, shape, data_dtype, device);
+  if (dtype && *dtype != data_dtype) x = astype(x, *dtype);
+  return x;
+}
+Array empty(const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
+  return zeros(shape, dtype, device, backend);
+}
+Array empty_like(const Array& x, std::optional<DType> dtype, std::optional<Device> device) {
+  detail::need_defined(x, "empty_like");
+  return zeros_like(x, dtype, device);
+}
+Array eye(std::int64_t n_rows, std::optional<std::int64_t> n_cols, std::int64_t k, std::optional<DType> dtype, Device device,
+          Backend backend) {
+  Attrs a;
+  a.i0 = n_rows;
+  a.i1 = n_cols.value_or(n_rows);
+  a.i2 = k;
+  a.dtype = dtype.value_or(default_float_dtype());
+  return create(OpId::eye, a, backend, device, "eye");
+}
+Array from_dlpack(const Array& x, std::optional<Device> device, std::optional<bool> copy, Backend backend) {
+  detail::need_defined(x, "from_dlpack");
+  if (device && !(*device == x.device()))
+    throw ValueError(P("from_dlpack") + "moving between devices (" + x.device().str() + " -> " + device->str() +
+                     ") is not supported");
+  Array y = backend ? to_backend(x, backend) : x;
+  if (copy && *copy) y = astype(y, y.dtype(), true);
+  return y;
+}
+Array full(const Shape& shape, Scalar fill_value, std::optional<DType> dtype, Device device, Backend backend) {
+  Attrs a;
+  a.ints = shape;
+  a.s0 = fill_value;
+  a.dtype = dtype ? *dtype : scalar_default(fill_value);
+  if (fill_value.kind == Scalar::Complex && !is_complex(a.dtype))
+    throw TypeError(P("full") + "a complex fill value needs a complex dtype, got " + dtype_name(a.dtype));
+  return create(OpId::full, a, backend, device, "full");
+}
+Array full_like(const Array& x, Scalar fill_value, std::optional<DType> dtype, std::optional<Device> device) {
+  detail::need_defined(x, "full_like");
+  return full(x.shape(), fill_value, dtype.value_or(x.dtype()), device.value_or(x.device()), x.backend());
+}
+Array linspace(Scalar start, Scalar stop, std::int64_t num, std::optional<DType> dtype, Device device, bool endpoint,
+               Backend backend) {
+  Attrs a;
+  a.s0 = start;
+  a.s1 = stop;
+  a.i0 = num;
+  a.b0 = endpoint;
+  bool cplx = start.kind == Scalar::Complex || stop.kind == Scalar::Complex;
+  a.dtype = dtype ? *dtype : (cplx ? default_complex_dtype() : default_float_dtype());
+  if (cplx && !is_complex(a.dtype))
+    throw TypeError(P("linspace") + "complex start/stop need a complex dtype, got " + dtype_name(a.dtype));
+  return create(OpId::linspace, a, backend, device, "linspace");
+}
+std::vector<Array> meshgrid(const std::vector<Array>& arrays, std::string_view indexing) {
+  if (indexing != "xy" && indexing != "ij")
+    throw ValueError(P("meshgrid") + "indexing must be 'xy' or 'ij', got '" + std::string(indexing) + "'");
+  std::vector<Array> out;
+  if (arrays.empty()) return out;
+  Shape s;
+  DType d = arrays[0].dtype();
+  for (auto& x : arrays) {
+    detail::need_defined(x, "meshgrid");
+    if (x.ndim() != 1) throw ValueError(P("meshgrid") + "inputs must be 1-d, got shape " + x.shape().str());
+    if (x.dtype() != d)
+      throw TypeError(P("meshgrid") + "inputs must share one dtype, got " + dtype_name(d) + " and " + dtype_name(x.dtype()));
+    s.push_back(x.size());
+  }
+  bool xy = indexing == "xy" && arrays.size() >= 2;
+  if (xy) std::swap(s[0], s[1]);
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    Shape r;
+    r.resize(arrays.size(), 1);
+    std::size_t pos = i;
+    if (xy && i < 2) pos = 1 - i;
+    r[pos] = arrays[i].size();
+    out.push_back(broadcast_to(reshape(arrays[i], r), s));
+  }
+  return out;
+}
+Array ones(const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
+  return full(shape, Scalar(std::int64_t{1}), dtype.value_or(default_float_dtype()), device, backend);
+}
+Array ones_like(const Array& x, std::optional<DType> dtype, std::optional<Device> device) {
+  detail::need_defined(x, "ones_like");
+  return full_like(x, Scalar(std::int64_t{1}), dtype, device);
+}
+Array zeros(const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
+  return full(shape, Scalar(std::int64_t{0}), dtype.value_or(default_float_dtype()), device, backend);
+}
+Array zeros_like(const Array& x, std::optional<DType> dtype, std::optional<Device> device) {
+  detail::need_defined(x, "zeros_like");
+  return full_like(x, Scalar(std::int64_t{0}), dtype, device);
+}
+Array tril(const Array& x, std::int64_t k) {
+  detail::need_defined(x, "tril");
+  Attrs a;
+  a.i0 = k;
+  return dispatch(OpId::tril, x, a);
+}
+Array triu(const Array& x, std::int64_t k) {
+  detail::need_defined(x, "triu");
+  Attrs a;
+  a.i0 = k;
+  return dispatch(OpId::triu, x, a);
+}
+
+// ---------------------------------------------------------------- data types
+Array astype(const Array& x, DType dtype, bool copy, std::optional<Device> device) {
+  detail::need_defined(x, "astype");
+  if (device && !(*device == x.device()))
+    throw ValueError(P("astype") + "moving to device " + device->str() + " is not supported");
+  if (!copy && x.dtype() == dtype) return x;
+  Attrs a;
+  a.dtype = dtype;
+  a.has_dtype = true;
+  return dispatch(OpId::astype, x, a);
+}
+bool can_cast(const Array& from, DType to) {
+  detail::need_defined(from, "can_cast");
+  return can_cast(from.dtype(), to);
+}
+FInfo finfo(const Array& x) {
+  detail::need_defined(x, "finfo");
+  return finfo(x.dtype());
+}
+IInfo iinfo(const Array& x) {
+  detail::need_defined(x, "iinfo");
+  return iinfo(x.dtype());
+}
+DType result_type(const std::vector<DTypeArg>& args) {
+  std::vector<DType> ds;
+  std::vector<Scalar> scalars;
+  for (auto& a : args) {
+    if (auto* d = std::get_if<DType>(&a)) ds.push_back(*d);
+    else if (auto* x = std::get_if<Array>(&a)) {
+      detail::need_defined(*x, "result_type");
+      ds.push_back(x->dtype());
+    }
+    else scalars.push_back(std::get<Scalar>(a));
+  }
+  if (ds.empty()) throw ValueError("[result_type] needs at least one array or dtype");
+  DType r = result_type(std::span<const DType>(ds));
+  for (auto& s : scalars) r = scalar_result_type(r, s, "result_type");
+  return r;
+}
+DType result_type(const Array& a, const Array& b) {
+  detail::need_defined(a, "result_type");
+  detail::need_defined(b, "result_type");
+  return result_type(a.dtype(), b.dtype());
+}
+
+// ---------------------------------------------------------------- random
+Array random_uniform(Scalar low, Scalar high, const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
+  Attrs a;
+  a.ints = shape;
+  a.s0 = Scalar(low.d);
+  a.s1 = Scalar(high.d);
+  a.dtype = dtype.value_or(default_float_dtype());
+  if (!is_real_floating(a.dtype)) throw TypeError(P("random_uniform") + "dtype must be real floating, got " + dtype_name(a.dtype));
+  if (!(low.d <= high.d)) throw ValueError(P("random_uniform") + "low (" + low.str() + ") must not exceed high (" + high.str() + ")");
+  return create(OpId::random_uniform, a, backend, device, "random_uniform");
+}
+Array random_normal(Scalar mean, Scalar std, const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
+  Attrs a;
+  a.ints = shape;
+  a.s0 = Scalar(mean.d);
+  a.s1 = Scalar(std.d);
+  a.dtype = dtype.value_or(default_float_dtype());
+  if (!is_real_floating(a.dtype)) throw TypeError(P("random_normal") + "dtype must be real floating, got " + dtype_name(a.dtype));
+  if (!(std.d >= 0)) throw ValueError(P("random_normal") + "std must be >= 0, got " + std.str());
+  return create(OpId::random_normal, a, backend, device, "random_normal");
+}
+Array randint(std::int64_t low, std::int64_t high, const Shape& shape, std::optional<DType> dtype, Device device,
+              Backend backend) {
+  if (high <= low)
+    throw ValueError(P("randint") + "high (" + std::to_string(high) + ") must be greater than low (" + std::to_string(low) + ")");
+  Attrs a;
+  a.ints = shape;
+  a.s0 = Scalar(low);
+  a.s1 = Scalar(high);
+  a.dtype = dtype.value_or(default_int_dtype());
+  if (!is_integer(a.dtype)) throw TypeError(P("randint") + "dtype must be an integer dtype, got " + dtype_name(a.dtype));
+  return create(OpId::randint, a, backend, device, "randint");
+}
+void seed(std::uint64_t value, Backend backend) {
+  if (backend) {
+    if (backend.impl()->seed) backend.impl()->seed(value);
+    return;
+  }
+  for (auto b : available_backends())
+    if (b.impl()->seed) b.impl()->seed(value);
+}
+
+}  // namespace ivy

@@ -1,0 +1,100 @@
+// The elementwise functions: each one dispatches its primitive; scalars follow the
+// standard's rules (see scalar_result_type).
+#include "common.hpp"
+
+namespace ivy {
+
+using detail::P;
+using detail::scalar_like;
+
+#define IVY_DEF_UNARY(name)                              \
+  Array name(const Array& x) {                           \
+    detail::need_defined(x, #name);                      \
+    return dispatch(OpId::name, x, Attrs{});             \
+  }
+#define IVY_DEF_BINARY(name)                                                                     \
+  Array name(const Array& x1, const Array& x2) {                                                 \
+    detail::need_defined(x1, #name);                                                             \
+    detail::need_defined(x2, #name);                                                             \
+    return dispatch(OpId::name, {x1, x2}, Attrs{});                                              \
+  }                                                                                              \
+  Array name(const Array& x1, Scalar x2) {                                                       \
+    detail::need_defined(x1, #name);                                                             \
+    return dispatch(OpId::name, {x1, scalar_like(x2, x1, #name)}, Attrs{});                      \
+  }                                                                                              \
+  Array name(Scalar x1, const Array& x2) {                                                       \
+    detail::need_defined(x2, #name);                                                             \
+    return dispatch(OpId::name, {scalar_like(x1, x2, #name), x2}, Attrs{});                      \
+  }
+IVY_DEF_UNARY(abs) IVY_DEF_UNARY(acos) IVY_DEF_UNARY(acosh) IVY_DEF_UNARY(asin) IVY_DEF_UNARY(asinh)
+IVY_DEF_UNARY(atan) IVY_DEF_UNARY(atanh) IVY_DEF_UNARY(bitwise_invert) IVY_DEF_UNARY(ceil)
+IVY_DEF_UNARY(conj) IVY_DEF_UNARY(cos) IVY_DEF_UNARY(cosh) IVY_DEF_UNARY(exp) IVY_DEF_UNARY(expm1)
+IVY_DEF_UNARY(floor) IVY_DEF_UNARY(imag) IVY_DEF_UNARY(isfinite) IVY_DEF_UNARY(isinf)
+IVY_DEF_UNARY(isnan) IVY_DEF_UNARY(log) IVY_DEF_UNARY(log1p) IVY_DEF_UNARY(log2) IVY_DEF_UNARY(log10)
+IVY_DEF_UNARY(logical_not) IVY_DEF_UNARY(negative) IVY_DEF_UNARY(positive) IVY_DEF_UNARY(real)
+IVY_DEF_UNARY(reciprocal) IVY_DEF_UNARY(round) IVY_DEF_UNARY(sign) IVY_DEF_UNARY(signbit)
+IVY_DEF_UNARY(sin) IVY_DEF_UNARY(sinh) IVY_DEF_UNARY(square) IVY_DEF_UNARY(sqrt) IVY_DEF_UNARY(tan)
+IVY_DEF_UNARY(tanh) IVY_DEF_UNARY(trunc)
+IVY_DEF_BINARY(add) IVY_DEF_BINARY(atan2) IVY_DEF_BINARY(bitwise_and) IVY_DEF_BINARY(bitwise_left_shift)
+IVY_DEF_BINARY(bitwise_or) IVY_DEF_BINARY(bitwise_right_shift) IVY_DEF_BINARY(bitwise_xor)
+IVY_DEF_BINARY(copysign) IVY_DEF_BINARY(divide) IVY_DEF_BINARY(equal) IVY_DEF_BINARY(floor_divide)
+IVY_DEF_BINARY(greater) IVY_DEF_BINARY(greater_equal) IVY_DEF_BINARY(hypot) IVY_DEF_BINARY(less)
+IVY_DEF_BINARY(less_equal) IVY_DEF_BINARY(logaddexp) IVY_DEF_BINARY(logical_and)
+IVY_DEF_BINARY(logical_or) IVY_DEF_BINARY(logical_xor) IVY_DEF_BINARY(maximum) IVY_DEF_BINARY(minimum)
+IVY_DEF_BINARY(multiply) IVY_DEF_BINARY(nextafter) IVY_DEF_BINARY(not_equal) IVY_DEF_BINARY(pow)
+IVY_DEF_BINARY(remainder) IVY_DEF_BINARY(subtract)
+#undef IVY_DEF_UNARY
+#undef IVY_DEF_BINARY
+
+Array clip(const Array& x_in, const Bound& min, const Bound& max, Backend backend) {
+  detail::need_defined(x_in, "clip");
+  Array x = backend ? to_backend(x_in, backend) : x_in;
+  if (!is_real(x.dtype()))
+    throw TypeError(P("clip") + "x must have a real numeric dtype, got " + dtype_name(x.dtype()) + " (backend " +
+                    x.backend().name() + ")");
+  auto bound = [&](const Bound& b) -> Array {
+    if (auto* a = std::get_if<Array>(&b)) {
+      detail::need_defined(*a, "clip");
+      if (!is_real(a->dtype())) throw TypeError(P("clip") + "bounds must be real, got " + dtype_name(a->dtype()));
+      Shape s = broadcast_shapes(x.shape(), a->shape(), "clip");
+      if (!(s == x.shape()))
+        throw ValueError(P("clip") + "bound of shape " + a->shape().str() + " does not broadcast to x's shape " +
+                         x.shape().str());
+      return backend ? to_backend(*a, backend) : *a;
+    }
+    if (auto* s = std::get_if<Scalar>(&b)) {
+      if (s->kind == Scalar::Complex) throw TypeError(P("clip") + "bounds must be real, got " + s->str());
+      return scalar_like(*s, x, "clip");
+    }
+    return Array();
+  };
+  Array lo = bound(min), hi = bound(max);
+  Array r = x;
+  if (lo.defined()) r = maximum(r, lo);
+  if (hi.defined()) r = minimum(r, hi);
+  if (r.dtype() != x.dtype()) r = astype(r, x.dtype());
+  if (!lo.defined() && !hi.defined()) r = positive(x);
+  return r;
+}
+
+bool array_equal(const Array& a, const Array& b) {
+  detail::need_defined(a, "array_equal");
+  detail::need_defined(b, "array_equal");
+  if (!(a.shape() == b.shape())) return false;
+  Array bb = b.backend() == a.backend() ? b : to_backend(b, a.backend());
+  return all(equal(a, bb)).item<bool>();
+}
+bool allclose(const Array& a, const Array& b, double rtol, double atol, bool equal_nan) {
+  detail::need_defined(a, "allclose");
+  detail::need_defined(b, "allclose");
+  Array bb = b.backend() == a.backend() ? b : to_backend(b, a.backend());
+  if (!(broadcast_shapes(a.shape(), bb.shape(), "allclose") == a.shape()) && !(a.shape() == bb.shape())) return false;
+  Array diff = abs(subtract(a, bb));
+  Array tol = add(multiply(abs(bb), Scalar(rtol)), Scalar(atol));
+  Array ok = less_equal(astype(diff, float64), astype(tol, float64));
+  if (equal_nan) ok = logical_or(ok, logical_and(isnan(a), isnan(bb)));
+  ok = logical_or(ok, equal(a, bb));  // equal infinities
+  return all(ok).item<bool>();
+}
+
+}  // namespace ivy

@@ -1,0 +1,328 @@
+// Core types, backend choice, indexing, operators and tracing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <thread>
+
+#include "ivy/ivy.hpp"
+
+namespace {
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> v;
+  for (auto b : ivy::available_backends()) v.push_back(b.name());
+  return v;
+}
+
+class Core : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { scope_ = std::make_unique<ivy::BackendScope>(ivy::Backend(GetParam())); }
+  std::unique_ptr<ivy::BackendScope> scope_;
+};
+
+template <class T>
+std::vector<T> V(const ivy::Array& a) {
+  return a.to_vector<T>();
+}
+
+// ---------------------------------------------------------------- dtypes (hand-checked table)
+TEST(DTypes, PromotionTable) {
+  using namespace ivy;
+  EXPECT_EQ(result_type(int8, uint8), int16);
+  EXPECT_EQ(result_type(int16, uint16), int32);
+  EXPECT_EQ(result_type(int32, uint32), int64);
+  EXPECT_EQ(result_type(int64, uint8), int64);
+  EXPECT_EQ(result_type(uint8, uint16), uint16);
+  EXPECT_EQ(result_type(uint32, uint64), uint64);
+  EXPECT_EQ(result_type(int8, int64), int64);
+  EXPECT_EQ(result_type(float32, float64), float64);
+  EXPECT_EQ(result_type(float32, complex64), complex64);
+  EXPECT_EQ(result_type(float64, complex64), complex128);
+  EXPECT_EQ(result_type(complex64, complex128), complex128);
+  EXPECT_EQ(result_type(bool_, bool_), bool_);
+  // ivy's documented cross-kind choices
+  EXPECT_EQ(result_type(int64, float32), float32);
+  EXPECT_EQ(result_type(uint64, int64), float64);
+  EXPECT_EQ(result_type(float16, bfloat16), float32);
+  EXPECT_EQ(result_type(int32, complex64), complex64);
+  EXPECT_TRUE(can_cast(int8, int16));
+  EXPECT_FALSE(can_cast(int16, int8));
+  EXPECT_TRUE(can_cast(float32, float64));
+  EXPECT_FALSE(can_cast(float64, float32));
+  EXPECT_FALSE(can_cast(complex64, float64));
+  EXPECT_TRUE(isdtype(int8, "signed integer"));
+  EXPECT_TRUE(isdtype(uint8, {"bool", "integral"}));
+  EXPECT_FALSE(isdtype(float32, "integral"));
+  EXPECT_THROW(isdtype(float32, "floaty"), ivy::ValueError);
+  EXPECT_EQ(finfo(float32).eps, std::pow(2.0, -23));
+  EXPECT_EQ(finfo(float64).eps, std::pow(2.0, -52));
+  EXPECT_EQ(finfo(complex64).dtype, float32);
+  EXPECT_EQ(iinfo(int8).min, -128);
+  EXPECT_EQ(iinfo(uint16).max, 65535u);
+  EXPECT_THROW(iinfo(float32), ivy::TypeError);
+}
+
+TEST(Shapes, Broadcasting) {
+  EXPECT_EQ(ivy::broadcast_shapes(ivy::Shape{3, 1}, ivy::Shape{1, 4}), (ivy::Shape{3, 4}));
+  EXPECT_EQ(ivy::broadcast_shapes(ivy::Shape{}, ivy::Shape{2}), (ivy::Shape{2}));
+  EXPECT_EQ(ivy::broadcast_shapes(ivy::Shape{0, 1}, ivy::Shape{1, 5}), (ivy::Shape{0, 5}));
+  try {
+    ivy::broadcast_shapes(ivy::Shape{2, 3}, ivy::Shape{4});
+    FAIL();
+  } catch (const ivy::ValueError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("[broadcast_shapes]", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(2, 3)"), std::string::npos);
+  }
+}
+
+// ---------------------------------------------------------------- backend choice
+TEST(Backends, ResolutionOrder) {
+  auto names = backend_names();
+  if (names.size() < 2) GTEST_SKIP() << "needs two backends";
+  ivy::Backend xt("xtensor"), th("torch");
+  EXPECT_EQ(ivy::default_backend(), xt);
+  EXPECT_EQ(ivy::zeros({2}).backend(), xt);  // default
+  ivy::set_backend(th);
+  EXPECT_EQ(ivy::zeros({2}).backend(), th);  // global
+  {
+    ivy::BackendScope s(xt);
+    EXPECT_EQ(ivy::zeros({2}).backend(), xt);  // scope beats global
+    {
+      ivy::BackendScope s2(th);
+      EXPECT_EQ(ivy::zeros({2}).backend(), th);  // innermost wins
+    }
+    EXPECT_EQ(ivy::zeros({2}).backend(), xt);
+    EXPECT_EQ(ivy::zeros({2}, {}, {}, th).backend(), th);  // explicit beats scope
+  }
+  ivy::unset_backend();
+  EXPECT_EQ(ivy::zeros({2}).backend(), xt);
+  // inputs beat scope
+  auto a = ivy::ones({2}, {}, {}, th);
+  {
+    ivy::BackendScope s(xt);
+    EXPECT_EQ(ivy::sin(a).backend(), th);
+  }
+  // explicit per call moves the input
+  auto c = ivy::clip(ivy::asarray({-1.0f, 0.5f, 2.0f}), 0.0, 1.0, th);
+  EXPECT_EQ(c.backend(), th);
+  EXPECT_EQ(V<float>(c), (std::vector<float>{0.0f, 0.5f, 1.0f}));
+  // mixing backends is an error naming both
+  auto b = ivy::ones({2}, {}, {}, xt);
+  try {
+    (void)ivy::add(a, b);
+    FAIL();
+  } catch (const ivy::Error& e) {
+    std::string m = e.what();
+    EXPECT_EQ(m.rfind("[add]", 0), 0u) << m;
+    EXPECT_NE(m.find("torch"), std::string::npos);
+    EXPECT_NE(m.find("xtensor"), std::string::npos);
+  }
+  EXPECT_THROW(ivy::Backend("nope"), ivy::ValueError);
+}
+
+TEST(Backends, ThreadLocalChoice) {
+  auto names = backend_names();
+  if (names.size() < 2) GTEST_SKIP();
+  ivy::set_backend("torch");
+  std::string other;
+  std::thread t([&] { other = ivy::zeros({1}).backend().name(); });
+  t.join();
+  EXPECT_EQ(other, "xtensor");
+  EXPECT_EQ(std::string(ivy::zeros({1}).backend().name()), "torch");
+  ivy::unset_backend();
+}
+
+TEST(Backends, ToBackendZeroCopyAndValues) {
+  auto names = backend_names();
+  if (names.size() < 2) GTEST_SKIP();
+  auto x = ivy::asarray({1.0, 2.0, 3.0, 4.0, 5.0, 6.0}, std::nullopt, {}, "xtensor");
+  x = ivy::reshape(x, {2, 3});
+  auto y = ivy::to_backend(x, "torch");
+  EXPECT_EQ(std::string(y.backend().name()), "torch");
+  EXPECT_EQ(y.shape(), (ivy::Shape{2, 3}));
+  EXPECT_EQ(V<double>(y), V<double>(x));
+  EXPECT_EQ(ivy::to_backend(x, "torch").backend(), y.backend());
+  // zero-copy: the data pointers agree
+  EXPECT_EQ(x.backend().impl()->data_ptr(x), y.backend().impl()->data_ptr(y));
+  // non-contiguous torch view -> xtensor copies with the right values
+  auto t = ivy::permute_dims(y, {1, 0});
+  auto back = ivy::to_backend(t, "xtensor");
+  EXPECT_EQ(V<double>(back), (std::vector<double>{1, 4, 2, 5, 3, 6}));
+  // uint16 round trip through torch's widened storage
+  auto u = ivy::asarray(std::vector<std::uint16_t>{0, 1, 65535}, std::nullopt, std::nullopt, {}, "xtensor");
+  auto ut = ivy::to_backend(u, "torch");
+  EXPECT_EQ(ut.dtype(), ivy::uint16);
+  EXPECT_EQ(V<std::uint16_t>(ivy::add(ut, ivy::Scalar(1))), (std::vector<std::uint16_t>{1, 2, 0}));
+}
+
+// ---------------------------------------------------------------- per-backend behaviour
+TEST_P(Core, ScalarPromotion) {
+  auto x = ivy::asarray({1.0f, 2.0f});
+  EXPECT_EQ((x + 2.0).dtype(), ivy::float32);
+  auto i = ivy::asarray({1, 2});
+  EXPECT_EQ(i.dtype(), ivy::int32);
+  EXPECT_EQ((i + 2).dtype(), ivy::int32);
+  EXPECT_EQ((i + 2.5).dtype(), ivy::default_float_dtype());
+  EXPECT_EQ(V<float>(i + 2.5), (std::vector<float>{3.5f, 4.5f}));
+  EXPECT_EQ((x == 2.0).dtype(), ivy::bool_);
+  EXPECT_EQ(V<bool>(x == 2.0), (std::vector<bool>{false, true}));
+}
+
+TEST_P(Core, ItemPrintAndOperators) {
+  auto x = ivy::asarray({{1.0, 2.0}, {3.0, 4.0}});
+  EXPECT_EQ(x.shape(), (ivy::Shape{2, 2}));
+  EXPECT_EQ(x.ndim(), 2);
+  EXPECT_EQ(x.size(), 4);
+  EXPECT_EQ(ivy::sum(x).item<double>(), 10.0);
+  EXPECT_THROW(x.item<double>(), ivy::ValueError);
+  std::ostringstream os;
+  os << x;
+  EXPECT_NE(os.str().find("[[1., 2.],"), std::string::npos) << os.str();
+  EXPECT_NE(os.str().find("float64"), std::string::npos);
+  EXPECT_EQ(V<double>(-x), (std::vector<double>{-1, -2, -3, -4}));
+  EXPECT_EQ(V<double>(x * x - x), (std::vector<double>{0, 2, 6, 12}));
+  EXPECT_EQ(V<double>(ivy::matmul(x, x)), (std::vector<double>{7, 10, 15, 22}));
+  EXPECT_EQ(V<double>(x.T()), (std::vector<double>{1, 3, 2, 4}));
+  auto i = ivy::asarray({6, -7});
+  EXPECT_EQ(V<int>(i % 4), (std::vector<int>{2, 1}));  // Python-style remainder
+  EXPECT_EQ(V<int>(ivy::floor_divide(i, ivy::Scalar(4))), (std::vector<int>{1, -2}));
+  EXPECT_EQ(V<int>(i << 1), (std::vector<int>{12, -14}));
+  EXPECT_EQ(V<int>(~i), (std::vector<int>{-7, 6}));
+  auto y = x;
+  y += 1.0;
+  EXPECT_EQ(V<double>(y), (std::vector<double>{2, 3, 4, 5}));
+  EXPECT_EQ(V<double>(x), (std::vector<double>{1, 2, 3, 4}));  // handles are values
+  auto k = ivy::asarray({1, 2});
+  k *= 3;
+  EXPECT_EQ(k.dtype(), ivy::int32);
+  EXPECT_EQ(V<int>(k), (std::vector<int>{3, 6}));
+}
+
+TEST_P(Core, BasicIndexing) {
+  auto x = ivy::reshape(ivy::arange(24, std::nullopt, 1, ivy::int64), {2, 3, 4});
+  EXPECT_EQ(V<std::int64_t>(x[1].index({0})), (std::vector<std::int64_t>{12, 13, 14, 15}));
+  auto s = x.index({ivy::Slice(), 1, ivy::Slice(1, ivy::None, 2)});
+  EXPECT_EQ(s.shape(), (ivy::Shape{2, 2}));
+  EXPECT_EQ(V<std::int64_t>(s), (std::vector<std::int64_t>{5, 7, 17, 19}));
+  auto r = x.index({ivy::Ellipsis, ivy::Slice(ivy::None, ivy::None, -1)});
+  EXPECT_EQ(V<std::int64_t>(r[0][0]), (std::vector<std::int64_t>{3, 2, 1, 0}));
+  auto n = x.index({ivy::newaxis, 0, ivy::Ellipsis, ivy::None});
+  EXPECT_EQ(n.shape(), (ivy::Shape{1, 3, 4, 1}));
+  auto neg = x.index({-1, -1, -1});
+  EXPECT_EQ(neg.ndim(), 0);
+  EXPECT_EQ(neg.item<std::int64_t>(), 23);
+  auto e = x.index({ivy::Slice(5, 10)});
+  EXPECT_EQ(e.shape(), (ivy::Shape{0, 3, 4}));
+  auto back = x.index({0, ivy::Slice(2, 0, -1), 0});
+  EXPECT_EQ(V<std::int64_t>(back), (std::vector<std::int64_t>{8, 4}));
+  EXPECT_THROW(x.index({2}), ivy::IndexError);
+  EXPECT_THROW(x.index({0, 0, 0, 0}), ivy::IndexError);
+  EXPECT_THROW(x.index({ivy::Ellipsis, ivy::Ellipsis}), ivy::IndexError);
+}
+
+TEST_P(Core, AdvancedIndexing) {
+  auto x = ivy::reshape(ivy::arange(12, std::nullopt, 1, ivy::int64), {3, 4});
+  auto mask = x > ivy::Scalar(8);
+  EXPECT_EQ(V<std::int64_t>(x[mask]), (std::vector<std::int64_t>{9, 10, 11}));
+  auto rows = ivy::asarray({2, 0});
+  auto g = x[rows];
+  EXPECT_EQ(g.shape(), (ivy::Shape{2, 4}));
+  EXPECT_EQ(V<std::int64_t>(g), (std::vector<std::int64_t>{8, 9, 10, 11, 0, 1, 2, 3}));
+  auto cols = ivy::asarray({1, 3});
+  auto p = x.index({rows, cols});
+  EXPECT_EQ(V<std::int64_t>(p), (std::vector<std::int64_t>{9, 3}));
+  auto c = x.index({ivy::Slice(), cols});
+  EXPECT_EQ(c.shape(), (ivy::Shape{3, 2}));
+  EXPECT_EQ(V<std::int64_t>(c), (std::vector<std::int64_t>{1, 3, 5, 7, 9, 11}));
+  auto m1 = x.index({1, ivy::asarray({-1, 0})});
+  EXPECT_EQ(V<std::int64_t>(m1), (std::vector<std::int64_t>{7, 4}));
+  EXPECT_THROW(x.index({ivy::asarray({3})}), ivy::IndexError);
+}
+
+TEST_P(Core, IndexedAssignment) {
+  auto x = ivy::zeros({3, 4}, ivy::int32);
+  x.index_put({1}, ivy::Scalar(5));
+  x.index_put({ivy::Slice(), ivy::Slice(ivy::None, ivy::None, 3)}, ivy::asarray({7, 8}, ivy::int32));
+  EXPECT_EQ(V<int>(x), (std::vector<int>{7, 0, 0, 8, 7, 5, 5, 8, 7, 0, 0, 8}));
+  x.index_put({x == ivy::Scalar(0)}, ivy::Scalar(-1));
+  EXPECT_EQ(V<int>(x), (std::vector<int>{7, -1, -1, 8, 7, 5, 5, 8, 7, -1, -1, 8}));
+  x.index_put({ivy::asarray({0, 2}), ivy::asarray({1, 2})}, ivy::Scalar(9));
+  EXPECT_EQ(V<int>(x), (std::vector<int>{7, 9, -1, 8, 7, 5, 5, 8, 7, -1, 9, 8}));
+  x.index_put({2, ivy::Slice(3, 0, -1)}, ivy::asarray({1, 2, 3}, ivy::int32));
+  EXPECT_EQ(V<int>(x[2]), (std::vector<int>{7, 3, 2, 1}));
+  EXPECT_THROW(x.index_put({0}, ivy::asarray({1, 2}, ivy::int32)), ivy::ValueError);
+}
+
+TEST_P(Core, NonContiguousAndEmpty) {
+  auto x = ivy::reshape(ivy::arange(6, std::nullopt, 1, ivy::float64), {2, 3});
+  auto t = ivy::permute_dims(x, {1, 0});
+  EXPECT_EQ(V<double>(ivy::exp(t) - ivy::exp(t)), std::vector<double>(6, 0.0));
+  EXPECT_EQ(V<double>(ivy::sum(t, 0)), (std::vector<double>{3, 12}));
+  auto e = ivy::zeros({0, 3});
+  EXPECT_EQ(ivy::sum(e, 0).shape(), (ivy::Shape{3}));
+  EXPECT_EQ(V<float>(ivy::sum(e, 0)), std::vector<float>(3, 0.0f));
+  EXPECT_EQ(ivy::sin(e).shape(), (ivy::Shape{0, 3}));
+  EXPECT_EQ(ivy::concat({e, e}, 0).shape(), (ivy::Shape{0, 3}));
+  EXPECT_TRUE(std::isnan(ivy::mean(ivy::zeros({0})).item<float>()));
+  EXPECT_THROW(ivy::max(e, 0), ivy::ValueError);
+  auto z = ivy::asarray(ivy::Scalar(3.0));
+  EXPECT_EQ(z.ndim(), 0);
+  EXPECT_EQ(ivy::sqrt(z).ndim(), 0);
+}
+
+TEST_P(Core, Random) {
+  ivy::seed(42);
+  auto a = ivy::random_uniform(2.0, 3.0, {1000});
+  ivy::seed(42);
+  auto b = ivy::random_uniform(2.0, 3.0, {1000});
+  EXPECT_TRUE(ivy::array_equal(a, b));
+  EXPECT_TRUE(ivy::all(ivy::logical_and(a >= 2.0, a < 3.0)).item<bool>());
+  double m = ivy::mean(a).item<float>();
+  EXPECT_NEAR(m, 2.5, 0.05);
+  auto n = ivy::random_normal(1.0, 2.0, {4000}, ivy::float64);
+  EXPECT_NEAR(ivy::mean(n).item<double>(), 1.0, 0.15);
+  EXPECT_NEAR(ivy::std(n).item<double>(), 2.0, 0.15);
+  auto r = ivy::randint(-3, 4, {500});
+  EXPECT_EQ(r.dtype(), ivy::int64);
+  EXPECT_EQ(ivy::min(r).item<std::int64_t>(), -3);
+  EXPECT_EQ(ivy::max(r).item<std::int64_t>(), 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends, Core, ::testing::ValuesIn(backend_names()),
+                         [](const auto& info) { return info.param; });
+
+// ---------------------------------------------------------------- tracing
+ivy::Array composite(const ivy::Array& x, const ivy::Array& w) {
+  auto h = ivy::tanh(ivy::matmul(x, w) + 0.5);
+  auto s = ivy::sum(h * h, -1, std::nullopt, true);
+  return ivy::clip(h / (s + 1.0), -0.2, 0.2);
+}
+
+TEST(Trace, TraceOnXtensorReplayOnTorch) {
+  auto names = backend_names();
+  if (names.size() < 2) GTEST_SKIP();
+  ivy::BackendScope scope("xtensor");
+  ivy::seed(3);
+  auto x = ivy::random_normal(0.0, 1.0, {4, 3}, ivy::float64);
+  auto w = ivy::random_normal(0.0, 1.0, {3, 5}, ivy::float64);
+  ivy::Graph g = ivy::trace(composite, x, w);
+  std::string listing = g.str();
+  EXPECT_NE(listing.find("matmul"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("tanh"), std::string::npos);
+  EXPECT_GE(g.nodes.size(), 6u);
+  // new inputs of the same shapes, replayed on torch
+  auto x2 = ivy::random_normal(0.0, 1.0, {4, 3}, ivy::float64);
+  auto w2 = ivy::random_normal(0.0, 1.0, {3, 5}, ivy::float64);
+  auto direct = composite(x2, w2);
+  auto replay = g.run({x2, w2}, "torch");
+  ASSERT_EQ(replay.size(), 1u);
+  EXPECT_EQ(std::string(replay[0].backend().name()), "torch");
+  EXPECT_TRUE(ivy::allclose(direct, ivy::to_backend(replay[0], "xtensor"), 1e-12, 1e-12));
+  // and on xtensor
+  auto again = g.run({x2, w2});
+  EXPECT_TRUE(ivy::array_equal(direct, again[0]));
+  EXPECT_THROW(g.run({x2}), ivy::ValueError);
+  EXPECT_THROW(g.run({w2, x2}), ivy::ValueError);
+}
+
+}  // namespace
