@@ -376,6 +376,7 @@ void check_reduce(const char* op, const Array& x, const Attrs& a) {
 }  // namespace
 int m_reduce_acc(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
   check_reduce(op, in[0], a);
+  if (a.has_dtype && is_bool(a.dtype)) throw TypeError(P(op) + "cannot accumulate in dtype bool");
   return one(out, reduced(in[0], a), a.has_dtype ? a.dtype : acc_dtype(in[0].dtype()));
 }
 int m_reduce_float(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
@@ -404,6 +405,7 @@ int m_reduce_bool(const char* op, const Array* in, int, const Attrs& a, OutSpec*
 }
 int m_cumulative(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
   const Array& x = in[0];
+  if (a.has_dtype && is_bool(a.dtype)) throw TypeError(P(op) + "cannot accumulate in dtype bool");
   Shape s = x.shape();
   if (x.ndim() == 0) {
     s = Shape{1};

@@ -343,7 +343,7 @@ TEST_P(Errors, Statistical) {
   EXPECT_IVY_ERROR_AS(ivy::std(x, 2), "std", ivy::IndexError);
   EXPECT_IVY_ERROR((ivy::sum(x, {1, -1})), "sum");                                    // repeated axis
   EXPECT_IVY_ERROR_AS(ivy::sum(x, 2), "sum", ivy::IndexError);
-  EXPECT_IVY_ERROR_AS(ivy::sum(b8({3})), "sum", ivy::TypeError);
+  EXPECT_IVY_ERROR_AS(ivy::sum(x, {}, ivy::bool_), "sum", ivy::TypeError);  // bool accumulator
   EXPECT_IVY_ERROR(ivy::var(x, {}, -0.5), "var");
   EXPECT_IVY_ERROR_AS(ivy::var(x, -3), "var", ivy::IndexError);
 }

@@ -29,14 +29,14 @@ U(conj, x.is_complex() ? at::conj_physical(x) : x.clone())
 U(cos, at::cos(x))
 U(cosh, at::cosh(x))
 U(exp, at::exp(x))
-U(expm1, at::expm1(x))
+U(expm1, x.is_complex() ? at::sub(at::exp(x), 1) : at::expm1(x))
 U(floor, x.is_floating_point() ? at::floor(x) : x.clone())
 U(imag, x.is_complex() ? at::imag(x).clone() : at::zeros_like(x))
 U(isfinite, at::isfinite(x))
 U(isinf, at::isinf(x))
 U(isnan, at::isnan(x))
 U(log, at::log(x))
-U(log1p, at::log1p(x))
+U(log1p, x.is_complex() ? at::log(at::add(x, 1)) : at::log1p(x))
 U(log2, at::log2(x))
 U(log10, at::log10(x))
 U(logical_not, at::logical_not(x))
@@ -46,7 +46,8 @@ U(real, x.is_complex() ? at::real(x).clone() : x.clone())
 U(reciprocal, at::reciprocal(x))
 U(round, x.is_complex() ? at::complex(at::round(at::real(x)), at::round(at::imag(x)))
                         : (x.is_floating_point() ? at::round(x) : x.clone()))
-U(sign, x.is_complex() ? at::sgn(x) : at::sign(x))
+U(sign, x.is_complex() ? at::where(at::isnan(x), x, at::sgn(x))
+                        : (x.is_floating_point() ? at::where(at::isnan(x), x, at::sign(x)) : at::sign(x)))
 U(signbit, at::signbit(x))
 U(sin, at::sin(x))
 U(sinh, at::sinh(x))
@@ -210,10 +211,16 @@ void guarded(const char* op, F&& f) {
 #define SET(expr) out[0] = make(expr, spec[0].dtype)
 
 // ---- elementwise: inputs cast to the compute dtype, then the native call.
-#define UNARY_OUT(name) RUN(name, SET(wrap_unsigned(torch::name(in_as(in[0], spec[0].dtype)), spec[0].dtype)))
+// LibTorch 1.13 lacks many float16 CPU kernels: float16 computes in float32 and rounds back.
+DType compute_dtype(DType d) { return d == float16 ? float32 : d; }
+#define UNARY_OUT(name) \
+  RUN(name, SET(cast(torch::name(in_as(in[0], compute_dtype(spec[0].dtype))), spec[0].dtype)))
 #define UNARY_RAW(name) RUN(name, SET(cast(torch::name(T(in[0])), spec[0].dtype)))
-#define BINARY_OUT(name) \
-  RUN(name, SET(wrap_unsigned(torch::name(in_as(in[0], spec[0].dtype), in_as(in[1], spec[0].dtype)), spec[0].dtype)))
+#define BINARY_OUT(name)                                                                    \
+  RUN(name, {                                                                               \
+    DType c = compute_dtype(spec[0].dtype);                                                 \
+    SET(cast(torch::name(in_as(in[0], c), in_as(in[1], c)), spec[0].dtype));                \
+  })
 #define BINARY_CMP(name)                                       \
   RUN(name, {                                                  \
     DType c = result_type(in[0].dtype(), in[1].dtype());       \

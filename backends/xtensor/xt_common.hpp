@@ -89,7 +89,7 @@ auto view(const Array& a) {
   return xt::adapt(ptr<T>(a), static_cast<std::size_t>(a.size()), xt::no_ownership(), xshape(a.shape()));
 }
 
-// A fresh zero-initialized buffer of n elements of dtype d.
+// A fresh, uninitialized buffer for an array of shape s and dtype d (kernels write every element).
 Array alloc(const Shape& s, DType d);
 // A new array sharing x's buffer with another shape (same number of elements).
 Array alias(const Array& x, const Shape& s);

@@ -178,6 +178,7 @@ template <class T> bool truthy(T v) {
 
 template <class T> T s_abs(T v) {
   if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) return v;
+  else if constexpr (std::is_floating_point_v<T>) return std::fabs(v);
   else return static_cast<T>(v < 0 ? -v : v);
 }
 template <class T> real_t<T> s_abs(std::complex<T> v) { return std::abs(v); }

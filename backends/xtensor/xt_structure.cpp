@@ -89,7 +89,7 @@ XT_KERNEL(linspace) {
     std::complex<double> s = a.s0.c, e = a.s1.c;
     double div = a.b0 ? static_cast<double>(num - 1) : static_cast<double>(num);
     for (std::int64_t i = 0; i < num; ++i) {
-      std::complex<double> v = (a.b0 && i == num - 1) ? e : (div > 0 ? s + (e - s) * (static_cast<double>(i) / div) : s);
+      std::complex<double> v = (a.b0 && num > 1 && i == num - 1) ? e : (div > 0 ? s + (e - s) * (static_cast<double>(i) / div) : s);
       if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(v.real()), static_cast<real_t<T>>(v.imag()));
       else if constexpr (std::is_same_v<T, bool>) p[i] = v.real() != 0;
       else p[i] = static_cast<T>(v.real());

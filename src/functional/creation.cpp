@@ -28,6 +28,10 @@ Array create(OpId op, Attrs a, Backend b, Device dev, const char* name) {
   a.has_dtype = true;
   return dispatch(op, std::span<const Array>(), a, b);
 }
+Array full_named(const Shape& shape, Scalar fill_value, std::optional<DType> dtype, Device device, Backend backend,
+                 const char* name);
+Array like_named(const Array& x, Scalar fill_value, std::optional<DType> dtype, std::optional<Device> device,
+                 const char* name);
 }  // namespace
 
 Array arange(Scalar start, std::optional<Scalar> stop, Scalar step, std::optional<DType> dtype, Device device,
@@ -90,11 +94,10 @@ Array asarray(const void* data, DType data_dtype, const Shape& shape, std::optio
   return x;
 }
 Array empty(const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
-  return zeros(shape, dtype, device, backend);
+  return full_named(shape, Scalar(std::int64_t{0}), dtype.value_or(default_float_dtype()), device, backend, "empty");
 }
 Array empty_like(const Array& x, std::optional<DType> dtype, std::optional<Device> device) {
-  detail::need_defined(x, "empty_like");
-  return zeros_like(x, dtype, device);
+  return like_named(x, Scalar(std::int64_t{0}), dtype, device, "empty_like");
 }
 Array eye(std::int64_t n_rows, std::optional<std::int64_t> n_cols, std::int64_t k, std::optional<DType> dtype, Device device,
           Backend backend) {
@@ -114,18 +117,32 @@ Array from_dlpack(const Array& x, std::optional<Device> device, std::optional<bo
   if (copy && *copy) y = astype(y, y.dtype(), true);
   return y;
 }
-Array full(const Shape& shape, Scalar fill_value, std::optional<DType> dtype, Device device, Backend backend) {
+namespace {
+Array full_named(const Shape& shape, Scalar fill_value, std::optional<DType> dtype, Device device, Backend backend,
+                 const char* name) {
+  for (auto d : shape)
+    if (d < 0) throw ValueError(P(name) + "negative dimension in shape " + shape.str());
   Attrs a;
   a.ints = shape;
   a.s0 = fill_value;
   a.dtype = dtype ? *dtype : scalar_default(fill_value);
   if (fill_value.kind == Scalar::Complex && !is_complex(a.dtype))
-    throw TypeError(P("full") + "a complex fill value needs a complex dtype, got " + dtype_name(a.dtype));
-  return create(OpId::full, a, backend, device, "full");
+    throw TypeError(P(name) + "a complex fill value needs a complex dtype, got " + dtype_name(a.dtype));
+  return create(OpId::full, a, backend, device, name);
 }
+}  // namespace
+Array full(const Shape& shape, Scalar fill_value, std::optional<DType> dtype, Device device, Backend backend) {
+  return full_named(shape, fill_value, dtype, device, backend, "full");
+}
+namespace {
+Array like_named(const Array& x, Scalar fill_value, std::optional<DType> dtype, std::optional<Device> device,
+                 const char* name) {
+  detail::need_defined(x, name);
+  return full_named(x.shape(), fill_value, dtype.value_or(x.dtype()), device.value_or(x.device()), x.backend(), name);
+}
+}  // namespace
 Array full_like(const Array& x, Scalar fill_value, std::optional<DType> dtype, std::optional<Device> device) {
-  detail::need_defined(x, "full_like");
-  return full(x.shape(), fill_value, dtype.value_or(x.dtype()), device.value_or(x.device()), x.backend());
+  return like_named(x, fill_value, dtype, device, "full_like");
 }
 Array linspace(Scalar start, Scalar stop, std::int64_t num, std::optional<DType> dtype, Device device, bool endpoint,
                Backend backend) {
@@ -167,18 +184,16 @@ std::vector<Array> meshgrid(const std::vector<Array>& arrays, std::string_view i
   return out;
 }
 Array ones(const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
-  return full(shape, Scalar(std::int64_t{1}), dtype.value_or(default_float_dtype()), device, backend);
+  return full_named(shape, Scalar(std::int64_t{1}), dtype.value_or(default_float_dtype()), device, backend, "ones");
 }
 Array ones_like(const Array& x, std::optional<DType> dtype, std::optional<Device> device) {
-  detail::need_defined(x, "ones_like");
-  return full_like(x, Scalar(std::int64_t{1}), dtype, device);
+  return like_named(x, Scalar(std::int64_t{1}), dtype, device, "ones_like");
 }
 Array zeros(const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
-  return full(shape, Scalar(std::int64_t{0}), dtype.value_or(default_float_dtype()), device, backend);
+  return full_named(shape, Scalar(std::int64_t{0}), dtype.value_or(default_float_dtype()), device, backend, "zeros");
 }
 Array zeros_like(const Array& x, std::optional<DType> dtype, std::optional<Device> device) {
-  detail::need_defined(x, "zeros_like");
-  return full_like(x, Scalar(std::int64_t{0}), dtype, device);
+  return like_named(x, Scalar(std::int64_t{0}), dtype, device, "zeros_like");
 }
 Array tril(const Array& x, std::int64_t k) {
   detail::need_defined(x, "tril");

@@ -113,7 +113,6 @@ Array cross(const Array& x1, const Array& x2, std::int64_t axis) {
   if (!is_numeric(x1.dtype()) || !is_numeric(x2.dtype())) throw TypeError(P("cross") + "inputs must be numeric");
   Shape s = broadcast_shapes(x1.shape(), x2.shape(), "cross");
   std::int64_t r = static_cast<std::int64_t>(s.size());
-  if (axis >= 0) throw ValueError(P("cross") + "axis must be negative (counted from the end), got " + std::to_string(axis));
   std::int64_t ax = norm_axis(axis, r, "cross");
   auto dim = [&](const Array& x) { return ax - (r - x.ndim()) >= 0 ? x.shape()[ax - (r - x.ndim())] : 1; };
   if (dim(x1) != 3 || dim(x2) != 3)

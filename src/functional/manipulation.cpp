@@ -13,7 +13,8 @@ std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
     detail::need_defined(a, "broadcast_arrays");
     shapes.push_back(a.shape());
   }
-  Shape s = broadcast_shapes(std::span<const Shape>(shapes));
+  Shape s;
+  for (auto& sh : shapes) s = broadcast_shapes(s, sh, "broadcast_arrays");
   std::vector<Array> out;
   for (auto& a : arrays) out.push_back(a.shape() == s ? a : broadcast_to(a, s));
   return out;
