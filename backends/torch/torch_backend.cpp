@@ -404,8 +404,14 @@ KERNEL(unique) {
     at::Tensor flat = T(in[0]).reshape({-1});
     auto [vals, inv, counts] = at::_unique2(flat, true, true, true);
     int64_t N = flat.numel();
-    at::Tensor first = at::full({vals.size(0)}, N, at::TensorOptions().dtype(at::kLong));
-    if (N > 0) first = first.scatter_reduce(0, inv, at::arange(N, at::TensorOptions().dtype(at::kLong)), "amin", true);
+    // first occurrence: a stable sort of the inverse indices groups equal values in their
+    // original order, so each group's head is its smallest index
+    at::Tensor first = at::empty({vals.size(0)}, at::TensorOptions().dtype(at::kLong));
+    if (N > 0) {
+      at::Tensor perm = std::get<1>(at::sort(inv.reshape({-1}), true, 0, false));
+      at::Tensor starts = at::cumsum(counts, 0) - counts;
+      first = perm.index_select(0, starts);
+    }
     out[0] = make(vals, in[0].dtype());
     out[1] = make(first, int64);
     out[2] = make(inv.reshape(vec(spec[2].shape)), int64);

@@ -88,6 +88,7 @@ bool allclose(const Array& a, const Array& b, double rtol, double atol, bool equ
   detail::need_defined(a, "allclose");
   detail::need_defined(b, "allclose");
   Array bb = b.backend() == a.backend() ? b : to_backend(b, a.backend());
+  if (is_bool(a.dtype()) || is_bool(bb.dtype())) return array_equal(a, bb);
   if (!(broadcast_shapes(a.shape(), bb.shape(), "allclose") == a.shape()) && !(a.shape() == bb.shape())) return false;
   Array diff = abs(subtract(a, bb));
   Array tol = add(multiply(abs(bb), Scalar(rtol)), Scalar(atol));
