@@ -85,6 +85,11 @@ BackendScope::~BackendScope() { tl_scope = prev_.impl(); }
 TraceRecorder* active_recorder() { return tl_recorder; }
 void set_active_recorder(TraceRecorder* r) { tl_recorder = r; }
 
+void finalize_backend(BackendImpl& b) {
+  b.unsupported_mask = 0;
+  for (auto& u : b.unsupported) b.unsupported_mask |= static_cast<std::uint16_t>(1u << static_cast<int>(u.dtype));
+}
+
 bool is_unsupported(Backend backend, std::string_view op, DType dtype) {
   if (!backend) return false;
   for (auto& u : backend.impl()->unsupported)
@@ -162,8 +167,15 @@ int run(OpId op, std::span<const Array> in_arg, const Attrs& a, Backend explicit
   Kernel k = be->kernels[static_cast<int>(op)];
   if (!k)
     throw NotImplementedError(std::string("[") + info.name + "] is not implemented by backend " + be->name);
-  for (const Array& x : in) check_supported(Backend(be), info.name, x.dtype());
-  for (int i = 0; i < n_out; ++i) check_supported(Backend(be), info.name, specs[i].dtype);
+  if (be->unsupported_mask) {
+    std::uint16_t used = 0;
+    for (const Array& x : in) used |= static_cast<std::uint16_t>(1u << static_cast<int>(x.dtype()));
+    for (int i = 0; i < n_out; ++i) used |= static_cast<std::uint16_t>(1u << static_cast<int>(specs[i].dtype));
+    if (used & be->unsupported_mask) {
+      for (const Array& x : in) check_supported(Backend(be), info.name, x.dtype());
+      for (int i = 0; i < n_out; ++i) check_supported(Backend(be), info.name, specs[i].dtype);
+    }
+  }
   k(in.data(), n_in, a, specs, out);
   if (tl_recorder) tl_recorder->record(op, in, a, std::span<const Array>(out, static_cast<std::size_t>(n_out)));
   return n_out;

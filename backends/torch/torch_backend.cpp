@@ -658,6 +658,7 @@ BackendImpl make_backend() {
   b.wrap = &wrap;
   b.seed = &seed;
   b.devices = &devices;
+  finalize_backend(b);
   return b;
 }
 BackendImpl kTorch = make_backend();

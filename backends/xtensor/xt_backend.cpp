@@ -224,6 +224,7 @@ BackendImpl make() {
   b.wrap = &wrap;
   b.seed = &seed_rng;
   b.devices = &devices;
+  finalize_backend(b);
   return b;
 }
 }  // namespace

@@ -16,6 +16,7 @@
 #include <xtensor/xarray.hpp>
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
+#include <xtensor/xstorage.hpp>
 
 #include "ivy/dispatch.hpp"
 
@@ -74,7 +75,8 @@ decltype(auto) visit_float(DType d, F&& f) {
   }
 }
 
-using xshape_t = std::vector<std::size_t>;
+// Small-buffer shape: adaptors over our buffers allocate nothing for rank <= 6.
+using xshape_t = xt::svector<std::size_t, 6>;
 inline xshape_t xshape(const Shape& s) { return xshape_t(s.begin(), s.end()); }
 
 template <class T>

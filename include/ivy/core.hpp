@@ -195,7 +195,9 @@ class Dims {
   std::string str() const;  // "(2, 3)"
 
  private:
-  std::array<std::int64_t, kMaxRank> v_{};
+  // Not zero-filled: only the first n_ entries are meaningful (keeps construction cheap on
+  // the dispatch hot path).
+  std::array<std::int64_t, kMaxRank> v_;
   std::size_t n_ = 0;
 };
 using Shape = Dims;

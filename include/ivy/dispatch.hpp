@@ -70,6 +70,9 @@ struct BackendImpl {
   const char* name = "";
   Kernel kernels[kNumOps] = {};
   std::span<const Unsupported> unsupported;
+  // Bit d set when dtype d appears in `unsupported` (filled by finalize_backend): lets
+  // dispatch skip the list in the common case.
+  std::uint16_t unsupported_mask = 0;
   // Create an array by copying contiguous row-major host data of dtype d.
   Array (*from_host)(const void* data, const Shape& shape, DType d, Device dev) = nullptr;
   // Copy x (any layout) to contiguous row-major host memory in x.dtype().
@@ -81,6 +84,9 @@ struct BackendImpl {
   void (*seed)(std::uint64_t s) = nullptr;
   std::vector<Device> (*devices)() = nullptr;
 };
+
+// Fills derived fields (unsupported_mask); every backend calls it once when built.
+void finalize_backend(BackendImpl& b);
 
 // True if `backend` lists (op, dtype) as unsupported (op may be a public function name).
 bool is_unsupported(Backend backend, std::string_view op, DType dtype);

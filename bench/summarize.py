@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Turns bench/overhead's JSON output into markdown tables of ivy's overhead.
+
+Usage:
+  build/bench/overhead --benchmark_format=json --benchmark_out=overhead.json \
+      --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+  python3 bench/summarize.py overhead.json > table.md
+
+For every backend and size: function, native ns, ivy ns, overhead % and ns, allocations
+per call, and (torch) the framework-specific namespace; then the mean, median and max
+overhead per backend and size, naming the functions above 1 %.
+Only the Python standard library is used.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def main(path):
+    data = json.load(open(path))
+    times = {}  # (backend, kind, fn, n) -> (ns, allocs)
+    for b in data["benchmarks"]:
+        name = b["name"]
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        base = name.split("_median")[0] if b.get("run_type") == "aggregate" else name
+        parts = base.split("/")
+        if len(parts) < 4:
+            continue
+        backend, kind, fn, n = parts[0], parts[1], parts[2], int(parts[3])
+        ns = b["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        times[(backend, kind, fn, n)] = (ns, b.get("allocs", float("nan")))
+    ctx = data.get("context", {})
+    print(f"Machine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
+          f"build type {ctx.get('library_build_type')}, {ctx.get('date')}\n")
+    backends = sorted({k[0] for k in times})
+    for be in backends:
+        sizes = sorted({k[3] for k in times if k[0] == be})
+        fns = sorted({k[2] for k in times if k[0] == be and k[1] == "ivy"})
+        print(f"## {be}\n")
+        summary = []
+        for n in sizes:
+            print(f"### {be}, {n} elements\n")
+            has_ns = any((be, "ns", f, n) in times for f in fns)
+            hdr = "| function | native ns | ivy ns | overhead % | overhead ns | allocs native | allocs ivy |"
+            sep = "|---|---:|---:|---:|---:|---:|---:|"
+            if has_ns:
+                hdr += " namespace ns | namespace % |"
+                sep += "---:|---:|"
+            print(hdr)
+            print(sep)
+            pct = {}
+            ns_over = []
+            for f in fns:
+                if (be, "native", f, n) not in times or (be, "ivy", f, n) not in times:
+                    continue
+                nat, na = times[(be, "native", f, n)]
+                iv, ia = times[(be, "ivy", f, n)]
+                p = (iv - nat) / nat * 100.0
+                pct[f] = p
+                ns_over.append(iv - nat)
+                row = f"| {f} | {nat:.1f} | {iv:.1f} | {p:.2f} | {iv - nat:.1f} | {na:.1f} | {ia:.1f} |"
+                if has_ns:
+                    if (be, "ns", f, n) in times:
+                        t, _ = times[(be, "ns", f, n)]
+                        row += f" {t:.1f} | {(t - nat) / nat * 100.0:.2f} |"
+                    else:
+                        row += " | |"
+                print(row)
+            print()
+            if pct:
+                vals = list(pct.values())
+                above = sorted(f for f, p in pct.items() if p > 1.0)
+                summary.append((n, statistics.mean(vals), statistics.median(vals), max(vals),
+                                statistics.median(ns_over), above))
+        print(f"### {be}: summary\n")
+        print("| elements | mean % | median % | max % | median ns added | functions above 1 % |")
+        print("|---:|---:|---:|---:|---:|---|")
+        for n, mean, med, mx, nso, above in summary:
+            print(f"| {n} | {mean:.2f} | {med:.2f} | {mx:.2f} | {nso:.1f} | {', '.join(above) or '-'} |")
+        print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "overhead.json")
