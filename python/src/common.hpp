@@ -2,6 +2,7 @@
 // small value types (Scalar, Dims, AxisArg, Backend), and helpers used by several files.
 #pragma once
 
+#include <pybind11/complex.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
