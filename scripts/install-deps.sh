@@ -8,11 +8,15 @@ PKGS=(
   libtorch-dev            # torch backend (LibTorch 1.13)
   xtensor-dev libxtensor-dev xtl-dev libeigen3-dev   # xtensor backend (+Eigen)
   libgtest-dev libbenchmark-dev nlohmann-json3-dev   # tests, benchmarks, fixtures
+  pybind11-dev python3-dev python3-pytest python3-numpy  # Python bindings (python/) and their tests
 )
+# Nice to have, never required: the Python tests use torch for DLPack exchange when it imports.
+OPTIONAL_PKGS=(python3-torch)
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
 for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  installed "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
@@ -24,3 +28,8 @@ echo "ivy: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Optional packages: tried along with a required install, never fatal, never retried alone.
+for p in "${OPTIONAL_PKGS[@]}"; do
+  installed "$p" && continue
+  $SUDO apt-get install -y -q --no-install-recommends "$p" || echo "ivy: optional package $p not installed; continuing"
+done

@@ -6,3 +6,18 @@ bash scripts/install-deps.sh
 cmake --preset default -DIVY_BUILD_TESTS=ON > /dev/null
 cmake --build --preset default
 ctest --preset default -j2 "$@"
+
+# The Python bindings (python/): pytest against NumPy on every backend.
+if ! ls build/python/ivy/_ivy*.so > /dev/null 2>&1; then
+  echo "ivy: the Python module build/python/ivy/_ivy*.so was not built (pybind11-dev missing?)" >&2
+  exit 1
+fi
+set +e
+PYTHONPATH=build/python /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+rc=$?
+set -e
+if [ $rc -eq 5 ]; then
+  echo "ivy: pytest collected no tests from python/tests" >&2
+  exit 1
+fi
+exit $rc

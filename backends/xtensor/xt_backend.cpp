@@ -10,16 +10,41 @@ namespace ivy::xtb {
   throw Error(std::string("[") + op + "] backend xtensor: " + msg);
 }
 
+namespace {
+// Allocates the XtImpl and its buffer in one block: the allocator over-allocates and hands
+// out the tail as the data area (one heap allocation per result array).
+template <class U>
+struct TailAlloc {
+  using value_type = U;
+  std::size_t extra;
+  void** tail;
+  TailAlloc(std::size_t e, void** t) : extra(e), tail(t) {}
+  template <class V>
+  TailAlloc(const TailAlloc<V>& o) : extra(o.extra), tail(o.tail) {}  // NOLINT
+  U* allocate(std::size_t n) {
+    std::size_t head = (n * sizeof(U) + 63) & ~static_cast<std::size_t>(63);
+    auto* p = static_cast<unsigned char*>(::operator new(head + extra));
+    *tail = p + head;
+    return reinterpret_cast<U*>(p);
+  }
+  void deallocate(U* p, std::size_t) noexcept { ::operator delete(p); }
+  template <class V>
+  bool operator==(const TailAlloc<V>& o) const { return tail == o.tail; }
+};
+}  // namespace
+
 Array alloc(const Shape& s, DType d) {
   std::size_t bytes = static_cast<std::size_t>(s.numel()) * itemsize(d);
-  auto buf = std::make_shared_for_overwrite<unsigned char[]>(bytes ? bytes : 1);
-  void* p = buf.get();
-  return Array(std::make_shared<XtImpl>(s, d, std::shared_ptr<void>(buf, p), p));
+  void* data = nullptr;
+  auto impl = std::allocate_shared<XtImpl>(TailAlloc<XtImpl>(bytes ? bytes : 1, &data), s, d, nullptr, nullptr);
+  impl->data = data;
+  return Array(std::move(impl));
 }
 
 Array alias(const Array& x, const Shape& s) {
   auto* impl = static_cast<XtImpl*>(x.impl());
-  return Array(std::make_shared<XtImpl>(s, x.dtype(), impl->owner, impl->data));
+  // the new view keeps the original alive (which owns or keeps the buffer)
+  return Array(std::make_shared<XtImpl>(s, x.dtype(), std::shared_ptr<void>(x.impl_ptr()), impl->data));
 }
 
 namespace {

@@ -14,6 +14,23 @@
 namespace ivy::xtb {
 namespace {
 
+// Elementwise results have the shape of the (broadcast) inputs. When no broadcasting is
+// needed the kernels evaluate over rank-1 adaptors: a fixed-rank xtensor adaptor is built
+// without touching dynamic shape/stride storage, which is most of the per-call cost at small
+// sizes. Broadcasting inputs take the N-d path.
+template <class T>
+auto flat(const Array& a) {
+  auto n = static_cast<std::size_t>(a.size());
+  return xt::adapt(ptr<T>(a), n, xt::no_ownership(), std::array<std::size_t, 1>{n});
+}
+template <class T, class E>
+Array eval_flat(const Shape& s, DType d, E&& expr) {
+  Array out = alloc(s, d);
+  auto v = flat<T>(out);
+  xt::noalias(v) = std::forward<E>(expr);
+  return out;
+}
+
 template <class T> inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 template <class T> inline constexpr bool is_realf_v = std::is_floating_point_v<T>;
 
@@ -246,7 +263,7 @@ template <class T> using bool_t = bool;
     Array x = cast_if(in[0], d);                                                                 \
     visit_float(d, [&](auto tag) {                                                               \
       using T = typename decltype(tag)::type;                                                    \
-      out[0] = eval<T>(spec[0].shape, d, xt::xtfn(view<T>(x)));                                  \
+      out[0] = eval_flat<T>(spec[0].shape, d, xt::xtfn(flat<T>(x)));                             \
     });                                                                                          \
   }
 UNARY_XT(acos, acos)
@@ -274,7 +291,7 @@ UNARY_XT(tanh, tanh)
     VISIT_IF(VIS, cd, COND, #name, {                                                               \
       using U = OUT<T>;                                                                            \
       auto f = [](T v) -> U { return static_cast<U>(EXPR); };                                      \
-      out[0] = eval<U>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), view<T>(x))); \
+      out[0] = eval_flat<U>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), flat<T>(x))); \
     });                                                                                            \
   }
 #define D_OUT spec[0].dtype
@@ -310,8 +327,12 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
     VISIT_IF(VIS, cd, COND, #name, {                                                                \
       using U = OUT<T>;                                                                             \
       auto f = [](T a, T b) -> U { return static_cast<U>(EXPR); };                                  \
-      out[0] = eval<U>(spec[0].shape, spec[0].dtype,                                                \
-                       xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));          \
+      if (x1.shape() == spec[0].shape && x2.shape() == spec[0].shape)                               \
+        out[0] = eval_flat<U>(spec[0].shape, spec[0].dtype,                                         \
+                              xt::make_lambda_xfunction(std::move(f), flat<T>(x1), flat<T>(x2)));   \
+      else                                                                                          \
+        out[0] = eval<U>(spec[0].shape, spec[0].dtype,                                              \
+                         xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));        \
     });                                                                                             \
   }
 #define D_PROMOTED result_type(in[0].dtype(), in[1].dtype())

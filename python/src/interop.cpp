@@ -592,13 +592,17 @@ Array from_dlpack_capsule(py::object capsule, std::optional<bool> copy, Backend 
 }  // namespace
 
 void bind_interop(py::module_& m, py::class_<Array>& cls) {
-  m.def("from_numpy", &from_numpy, py::arg("obj"), py::arg("dtype") = py::none(), py::arg("device") = Device{},
+  m.def("from_numpy", [](py::handle obj, std::optional<DType> dtype, std::optional<Device> device,
+                         std::optional<bool> copy, Backend backend) {
+    return from_numpy(obj, dtype, device.value_or(Device{}), copy, backend);
+  }, py::arg("obj"), py::arg("dtype") = py::none(), py::arg("device") = py::none(),
         py::arg("copy") = py::none(), py::arg("backend") = py::none(),
         "Wraps (zero-copy when C-contiguous, aligned and native-endian) or copies a NumPy array.");
   m.def("to_numpy", &to_numpy, py::arg("x"), py::arg("copy") = false,
         "A NumPy array sharing x's memory when its backend exposes contiguous CPU data; else a copy.");
-  m.def("from_sequence", &from_sequence, py::arg("obj"), py::arg("dtype") = py::none(), py::arg("device") = Device{},
-        py::arg("backend") = py::none());
+  m.def("from_sequence", [](py::handle obj, std::optional<DType> dtype, std::optional<Device> device, Backend backend) {
+    return from_sequence(obj, dtype, device.value_or(Device{}), backend);
+  }, py::arg("obj"), py::arg("dtype") = py::none(), py::arg("device") = py::none(), py::arg("backend") = py::none());
   m.def("from_dlpack_capsule", &from_dlpack_capsule, py::arg("capsule"), py::arg("copy") = py::none(),
         py::arg("backend") = py::none());
   cls.def("__dlpack__", [](const Array& x, py::object stream, py::object max_version, py::object dl_device,

@@ -37,6 +37,9 @@ inline Array scalar_like(const Scalar& s, const Array& like, const char* op) {
   return dispatch(OpId::full, std::span<const Array>(), a, like.backend());
 }
 
+// Shared empty attributes for primitives that take none (no per-call construction).
+inline const Attrs kNoAttrs{};
+
 inline void need_defined(const Array& x, const char* op) {
   if (!x.defined()) throw ValueError(P(op) + "got an undefined array");
 }

@@ -10,21 +10,21 @@ using detail::scalar_like;
 #define IVY_DEF_UNARY(name)                              \
   Array name(const Array& x) {                           \
     detail::need_defined(x, #name);                      \
-    return dispatch(OpId::name, x, Attrs{});             \
+    return dispatch(OpId::name, x, detail::kNoAttrs);             \
   }
 #define IVY_DEF_BINARY(name)                                                                     \
   Array name(const Array& x1, const Array& x2) {                                                 \
     detail::need_defined(x1, #name);                                                             \
     detail::need_defined(x2, #name);                                                             \
-    return dispatch(OpId::name, {x1, x2}, Attrs{});                                              \
+    return dispatch(OpId::name, {x1, x2}, detail::kNoAttrs);                                              \
   }                                                                                              \
   Array name(const Array& x1, Scalar x2) {                                                       \
     detail::need_defined(x1, #name);                                                             \
-    return dispatch(OpId::name, {x1, scalar_like(x2, x1, #name)}, Attrs{});                      \
+    return dispatch(OpId::name, {x1, scalar_like(x2, x1, #name)}, detail::kNoAttrs);                      \
   }                                                                                              \
   Array name(Scalar x1, const Array& x2) {                                                       \
     detail::need_defined(x2, #name);                                                             \
-    return dispatch(OpId::name, {scalar_like(x1, x2, #name), x2}, Attrs{});                      \
+    return dispatch(OpId::name, {scalar_like(x1, x2, #name), x2}, detail::kNoAttrs);                      \
   }
 IVY_DEF_UNARY(abs) IVY_DEF_UNARY(acos) IVY_DEF_UNARY(acosh) IVY_DEF_UNARY(asin) IVY_DEF_UNARY(asinh)
 IVY_DEF_UNARY(atan) IVY_DEF_UNARY(atanh) IVY_DEF_UNARY(bitwise_invert) IVY_DEF_UNARY(ceil)

@@ -1,0 +1,55 @@
+"""Shared fixtures: every test that takes `backend` runs once per backend ivy was built
+with, inside `with ivy.BackendScope(name)`, so new arrays live on that backend."""
+
+import numpy as np
+import pytest
+
+import ivy
+
+BACKENDS = ivy.available_backends()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    with ivy.BackendScope(request.param):
+        yield request.param
+
+
+def supports(backend, dtype):
+    return not ivy._ivy.is_unsupported(backend, "asarray", dtype)
+
+
+def skip_unless_supported(backend, *dtypes):
+    for d in dtypes:
+        if not supports(backend, d):
+            pytest.skip(f"{d} is not supported on backend {backend}")
+
+
+NP_DTYPES = {
+    "bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+    "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+    "float16": np.float16, "float32": np.float32, "float64": np.float64,
+    "complex64": np.complex64, "complex128": np.complex128,
+}
+
+
+def np_dtype(d):
+    return np.dtype(NP_DTYPES[str(d)])
+
+
+def to_np(x):
+    assert isinstance(x, ivy.Array), f"expected an ivy array, got {type(x).__name__}"
+    return np.asarray(x)
+
+
+def check(actual, expected, *, rtol=1e-7, atol=0.0, dtype=True, equal_nan=True):
+    """actual: ivy array; expected: NumPy array/scalar. Compares shape, dtype and values."""
+    expected = np.asarray(expected)
+    a = to_np(actual)
+    assert a.shape == expected.shape, f"shape {a.shape} != expected {expected.shape}"
+    if dtype:
+        assert a.dtype == expected.dtype, f"dtype {a.dtype} != expected {expected.dtype}"
+    if a.dtype.kind in "fc" or expected.dtype.kind in "fc":
+        np.testing.assert_allclose(a, expected, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    else:
+        np.testing.assert_array_equal(a, expected)

@@ -1,0 +1,164 @@
+"""Creation functions and asarray's conversions, against NumPy, on every backend."""
+
+import numpy as np
+import pytest
+
+import ivy
+from conftest import check
+
+
+def test_arange(backend):
+    check(ivy.arange(5), np.arange(5, dtype=np.int64))
+    check(ivy.arange(2, 11, 3), np.arange(2, 11, 3, dtype=np.int64))
+    check(ivy.arange(10, 0, -2), np.arange(10, 0, -2, dtype=np.int64))
+    check(ivy.arange(0.0, 1.0, 0.25), np.arange(0.0, 1.0, 0.25, dtype=np.float32))
+    check(ivy.arange(1, 4, dtype=ivy.float64), np.arange(1, 4, dtype=np.float64))
+    check(ivy.arange(3, stop=1), np.arange(3, 1, dtype=np.int64))
+    assert ivy.arange(5).backend == backend
+
+
+def test_zeros_ones_empty_full(backend):
+    check(ivy.zeros((2, 3)), np.zeros((2, 3), dtype=np.float32))
+    check(ivy.zeros(4, dtype=ivy.int32), np.zeros(4, dtype=np.int32))
+    check(ivy.ones((2, 0, 3), dtype=ivy.float64), np.ones((2, 0, 3)))
+    check(ivy.ones(()), np.ones((), dtype=np.float32))
+    assert ivy.empty((3, 2)).shape == (3, 2) and ivy.empty((3, 2)).dtype == ivy.float32
+    check(ivy.full((2, 2), 7), np.full((2, 2), 7, dtype=np.int64))
+    check(ivy.full((2,), 1.5), np.full((2,), 1.5, dtype=np.float32))
+    check(ivy.full((2,), True), np.full((2,), True))
+    check(ivy.full((2,), 1 + 2j), np.full((2,), 1 + 2j, dtype=np.complex64))
+    check(ivy.full((3,), 4, dtype=ivy.uint8), np.full((3,), 4, dtype=np.uint8))
+    check(ivy.full((2,), ivy.asarray(3.0)), np.full((2,), 3.0, dtype=np.float32))
+
+
+def test_like_functions(backend):
+    x = ivy.asarray(np.arange(6, dtype=np.int16).reshape(2, 3))
+    check(ivy.zeros_like(x), np.zeros((2, 3), dtype=np.int16))
+    check(ivy.ones_like(x, dtype=ivy.float64), np.ones((2, 3)))
+    check(ivy.full_like(x, 9), np.full((2, 3), 9, dtype=np.int16))
+    assert ivy.empty_like(x).shape == (2, 3) and ivy.empty_like(x).dtype == ivy.int16
+    assert ivy.zeros_like(x, device="cpu").device == "cpu"
+
+
+def test_eye_tril_triu(backend):
+    check(ivy.eye(3), np.eye(3, dtype=np.float32))
+    check(ivy.eye(3, 5, k=1, dtype=ivy.int32), np.eye(3, 5, k=1, dtype=np.int32))
+    check(ivy.eye(4, 2, k=-1), np.eye(4, 2, k=-1, dtype=np.float32))
+    a = np.arange(1, 13, dtype=np.float64).reshape(3, 4)
+    check(ivy.tril(ivy.asarray(a)), np.tril(a))
+    check(ivy.tril(ivy.asarray(a), k=1), np.tril(a, 1))
+    check(ivy.triu(ivy.asarray(a), k=-1), np.triu(a, -1))
+    b = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    check(ivy.triu(ivy.asarray(b)), np.triu(b))
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace(backend, endpoint):
+    check(ivy.linspace(0, 1, 5, endpoint=endpoint), np.linspace(0, 1, 5, endpoint=endpoint, dtype=np.float32),
+          rtol=1e-6)
+    check(ivy.linspace(-2.0, 3.0, 11, dtype=ivy.float64, endpoint=endpoint),
+          np.linspace(-2.0, 3.0, 11, endpoint=endpoint), rtol=1e-12, atol=1e-15)
+    check(ivy.linspace(0, 1j, 3, dtype=ivy.complex128, endpoint=endpoint),
+          np.linspace(0, 1j, 3, endpoint=endpoint), rtol=1e-12)
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid(backend, indexing):
+    a = np.arange(3.0)
+    b = np.arange(4.0)
+    c = np.arange(2.0)
+    got = ivy.meshgrid(ivy.asarray(a), ivy.asarray(b), ivy.asarray(c), indexing=indexing)
+    want = np.meshgrid(a, b, c, indexing=indexing)
+    assert len(got) == 3
+    for g, w in zip(got, want):
+        check(g, w)
+
+
+def test_asarray_python_objects(backend):
+    check(ivy.asarray([[1, 2], [3, 4]]), np.array([[1, 2], [3, 4]], dtype=np.int64))
+    check(ivy.asarray([1.5, 2]), np.array([1.5, 2.0], dtype=np.float32))  # default float dtype
+    check(ivy.asarray([True, False]), np.array([True, False]))
+    check(ivy.asarray([1, 2.5, 1j]), np.array([1, 2.5, 1j], dtype=np.complex64))
+    check(ivy.asarray(3), np.array(3, dtype=np.int64))
+    check(ivy.asarray(2.5, dtype=ivy.float64), np.array(2.5))
+    check(ivy.asarray(((1, 2), (3, 4)), dtype=ivy.uint8), np.array([[1, 2], [3, 4]], dtype=np.uint8))
+    check(ivy.asarray([[]]), np.zeros((1, 0), dtype=np.float32))
+    check(ivy.asarray([np.float64(1.5), np.int64(2)]), np.array([1.5, 2.0], dtype=np.float32))
+    check(ivy.asarray([ivy.asarray(1), 2]), np.array([1, 2], dtype=np.int64))
+    big = 2**63 + 5
+    if backend != "torch":  # LibTorch has no uint64
+        check(ivy.asarray([big, 1], dtype=ivy.uint64), np.array([big, 1], dtype=np.uint64))
+    assert ivy.asarray([1, 2]).backend == backend
+    with pytest.raises(ValueError, match="ragged"):
+        ivy.asarray([[1, 2], [3]])
+    with pytest.raises(TypeError):
+        ivy.asarray(["a", "b"])
+    with pytest.raises(ValueError):
+        ivy.asarray([1, 2], copy=False)
+
+
+def test_asarray_copy_semantics(backend):
+    x = ivy.asarray([1.0, 2.0, 3.0])
+    assert ivy.asarray(x) is x or ivy.asarray(x)._same(x)
+    y = ivy.asarray(x, copy=True)
+    assert not y._same(x)
+    check(y, np.asarray(x))
+    z = ivy.asarray(x, dtype=ivy.float64)
+    assert z.dtype == ivy.float64
+    with pytest.raises(ValueError):
+        ivy.asarray(x, dtype=ivy.float64, copy=False)
+
+
+def test_asarray_numpy_dtypes(backend):
+    for t in [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.float32,
+              np.float64, np.complex64, np.complex128]:
+        a = (np.arange(6) % 3).astype(t).reshape(2, 3)
+        x = ivy.asarray(a)
+        assert str(x.dtype) == np.dtype(t).name
+        check(x, a)
+    # non-contiguous, big-endian and 0-d inputs are copied
+    a = np.arange(12.0).reshape(3, 4)[:, ::2]
+    check(ivy.asarray(a), a)
+    b = np.arange(4, dtype=">i4")
+    check(ivy.asarray(b), b.astype(np.int32))
+    check(ivy.asarray(np.float64(2.5)), np.array(2.5))
+    with pytest.raises(ValueError):
+        ivy.asarray(a, copy=False)
+    with pytest.raises(TypeError):
+        ivy.asarray(np.array(["x"]))
+
+
+def test_asarray_buffer_protocol(backend):
+    import array
+
+    buf = array.array("d", [1.0, 2.0, 3.0])
+    check(ivy.asarray(buf), np.array([1.0, 2.0, 3.0]))
+    check(ivy.asarray(memoryview(b"\x01\x02")), np.array([1, 2], dtype=np.uint8))
+
+
+def test_astype(backend):
+    a = np.array([-1.7, 0.2, 2.9], dtype=np.float64)
+    x = ivy.asarray(a)
+    check(ivy.astype(x, ivy.int32), a.astype(np.int32))
+    check(ivy.astype(x, ivy.float32), a.astype(np.float32))
+    check(ivy.astype(x, ivy.bool), a.astype(bool))
+    check(ivy.astype(x, ivy.complex128), a.astype(np.complex128))
+    assert ivy.astype(x, ivy.float64, copy=False)._same(x)
+    assert not ivy.astype(x, ivy.float64)._same(x)
+    with pytest.raises(TypeError):
+        ivy.astype(x, "float32")
+
+
+def test_random(backend):
+    ivy.seed(7)
+    u = ivy.random_uniform(-1.0, 2.0, (1000,))
+    a = np.asarray(u)
+    assert u.dtype == ivy.float32 and a.min() >= -1.0 and a.max() < 2.0
+    n = ivy.random_normal(0.0, 1.0, (2000,), dtype=ivy.float64)
+    assert abs(float(np.asarray(n).mean())) < 0.15
+    r = ivy.randint(0, 5, (100,))
+    assert r.dtype == ivy.int64 and set(np.asarray(r).tolist()) <= set(range(5))
+    ivy.seed(11)
+    first = np.asarray(ivy.random_uniform(shape=(5,)))
+    ivy.seed(11)
+    np.testing.assert_array_equal(first, np.asarray(ivy.random_uniform(shape=(5,))))

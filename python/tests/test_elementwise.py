@@ -1,0 +1,299 @@
+"""Element-wise functions and array operators against NumPy, on every backend."""
+
+import operator
+
+import numpy as np
+import pytest
+
+import ivy
+from conftest import check, np_dtype, skip_unless_supported
+
+RNG = np.random.default_rng(1234)
+
+
+def sample(lo, hi, shape=(3, 4), dtype=np.float64):
+    return RNG.uniform(lo, hi, size=shape).astype(dtype)
+
+
+# name, numpy function, input domain
+UNARY_REAL = [
+    ("abs", np.abs, (-5, 5)),
+    ("acos", np.arccos, (-0.99, 0.99)),
+    ("acosh", np.arccosh, (1.01, 5)),
+    ("asin", np.arcsin, (-0.99, 0.99)),
+    ("asinh", np.arcsinh, (-5, 5)),
+    ("atan", np.arctan, (-5, 5)),
+    ("atanh", np.arctanh, (-0.99, 0.99)),
+    ("ceil", np.ceil, (-5, 5)),
+    ("cos", np.cos, (-5, 5)),
+    ("cosh", np.cosh, (-3, 3)),
+    ("exp", np.exp, (-5, 5)),
+    ("expm1", np.expm1, (-1, 1)),
+    ("floor", np.floor, (-5, 5)),
+    ("log", np.log, (0.01, 10)),
+    ("log1p", np.log1p, (-0.5, 10)),
+    ("log2", np.log2, (0.01, 10)),
+    ("log10", np.log10, (0.01, 10)),
+    ("negative", np.negative, (-5, 5)),
+    ("positive", np.positive, (-5, 5)),
+    ("reciprocal", np.reciprocal, (0.5, 5)),
+    ("round", np.round, (-5, 5)),
+    ("sign", np.sign, (-5, 5)),
+    ("sin", np.sin, (-5, 5)),
+    ("sinh", np.sinh, (-3, 3)),
+    ("square", np.square, (-5, 5)),
+    ("sqrt", np.sqrt, (0, 10)),
+    ("tan", np.tan, (-1.2, 1.2)),
+    ("tanh", np.tanh, (-3, 3)),
+    ("trunc", np.trunc, (-5, 5)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn,dom", UNARY_REAL, ids=[u[0] for u in UNARY_REAL])
+def test_unary_real(backend, name, fn, dom, dtype):
+    a = sample(*dom, dtype=np_dtype(dtype))
+    out = getattr(ivy, name)(ivy.asarray(a))
+    tol = 2e-6 if dtype == "float32" else 1e-12
+    check(out, fn(a), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name,fn", [("isfinite", np.isfinite), ("isinf", np.isinf), ("isnan", np.isnan),
+                                     ("signbit", np.signbit)])
+def test_classification(backend, name, fn):
+    a = np.array([0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan], dtype=np.float64)
+    check(getattr(ivy, name)(ivy.asarray(a)), fn(a))
+
+
+UNARY_COMPLEX = [
+    ("abs", np.abs), ("conj", np.conj), ("exp", np.exp), ("log", np.log), ("sqrt", np.sqrt), ("sin", np.sin),
+    ("cos", np.cos), ("tanh", np.tanh), ("square", np.square), ("negative", np.negative), ("real", np.real),
+    ("imag", np.imag),
+]
+
+
+@pytest.mark.parametrize("name,fn", UNARY_COMPLEX, ids=[u[0] for u in UNARY_COMPLEX])
+def test_unary_complex(backend, name, fn):
+    a = (sample(-2, 2) + 1j * sample(-2, 2)).astype(np.complex128)
+    check(getattr(ivy, name)(ivy.asarray(a)), fn(a), rtol=1e-12, atol=1e-12)
+
+
+BINARY_FLOAT = [
+    ("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply), ("divide", np.divide),
+    ("atan2", np.arctan2), ("copysign", np.copysign), ("hypot", np.hypot), ("logaddexp", np.logaddexp),
+    ("maximum", np.maximum), ("minimum", np.minimum), ("pow", np.power), ("floor_divide", np.floor_divide),
+    ("remainder", np.remainder), ("nextafter", np.nextafter),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn", BINARY_FLOAT, ids=[b[0] for b in BINARY_FLOAT])
+def test_binary_float(backend, name, fn, dtype):
+    a = sample(0.5, 4, dtype=np_dtype(dtype))
+    b = sample(-3, 3, shape=(4,), dtype=np_dtype(dtype))  # broadcast (3, 4) with (4,)
+    if name in ("pow",):
+        b = np.abs(b)
+    if name in ("floor_divide", "remainder", "divide"):
+        b = np.where(np.abs(b) < 0.1, 0.7, b).astype(a.dtype)
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    check(getattr(ivy, name)(ivy.asarray(a), ivy.asarray(b)), fn(a, b), rtol=tol, atol=tol)
+
+
+INT_BINARY = [
+    ("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply), ("floor_divide", np.floor_divide),
+    ("remainder", np.remainder), ("maximum", np.maximum), ("minimum", np.minimum), ("bitwise_and", np.bitwise_and),
+    ("bitwise_or", np.bitwise_or), ("bitwise_xor", np.bitwise_xor), ("equal", np.equal), ("less", np.less),
+    ("greater_equal", np.greater_equal), ("not_equal", np.not_equal),
+]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8"])
+@pytest.mark.parametrize("name,fn", INT_BINARY, ids=[b[0] for b in INT_BINARY])
+def test_binary_int(backend, name, fn, dtype):
+    t = np_dtype(dtype)
+    lo = 0 if t.kind == "u" else -20
+    a = RNG.integers(lo, 20, size=(2, 5)).astype(t)
+    b = RNG.integers(1, 9, size=(2, 5)).astype(t)
+    if t.kind == "i":
+        b = b * np.where(RNG.integers(0, 2, size=b.shape) == 0, -1, 1).astype(t)
+    check(getattr(ivy, name)(ivy.asarray(a), ivy.asarray(b)), fn(a, b))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint16", "uint32"])
+def test_shifts_and_invert(backend, dtype):
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np_dtype(dtype)
+    a = np.array([0, 1, 5, 7, 12], dtype=t)
+    s = np.array([0, 1, 2, 3, 1], dtype=t)
+    x, y = ivy.asarray(a), ivy.asarray(s)
+    check(ivy.bitwise_left_shift(x, y), np.left_shift(a, s))
+    check(ivy.bitwise_right_shift(x, y), np.right_shift(a, s))
+    check(ivy.bitwise_invert(x), np.invert(a))
+    check(x << y, a << s)
+    check(~x, ~a)
+
+
+def test_logical(backend):
+    a = np.array([True, False, True, False])
+    b = np.array([True, True, False, False])
+    x, y = ivy.asarray(a), ivy.asarray(b)
+    assert x.dtype == ivy.bool
+    check(ivy.logical_and(x, y), a & b)
+    check(ivy.logical_or(x, y), a | b)
+    check(ivy.logical_xor(x, y), a ^ b)
+    check(ivy.logical_not(x), ~a)
+    check(x & y, a & b)
+    check(x | True, a | True)
+
+
+def test_clip(backend):
+    a = sample(-5, 5, dtype=np.float32)
+    x = ivy.asarray(a)
+    check(ivy.clip(x, -1.0, 2.0), np.clip(a, -1, 2))
+    check(ivy.clip(x, min=0), np.clip(a, 0, None))
+    check(ivy.clip(x, max=1.5), np.clip(a, None, 1.5))
+    check(ivy.clip(x), a)
+    lo = ivy.asarray(np.full((4,), -0.5, dtype=np.float32))
+    check(ivy.clip(x, lo, 3.0), np.clip(a, -0.5, 3.0))
+    i = ivy.asarray(np.arange(-5, 5, dtype=np.int16))
+    check(ivy.clip(i, -2, 3), np.clip(np.arange(-5, 5, dtype=np.int16), -2, 3))
+
+
+# ------------------------------------------------------------------ Python scalars
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint8"])
+def test_python_scalars_keep_array_dtype(backend, dtype):
+    t = np_dtype(dtype)
+    a = np.array([1, 2, 3, 4], dtype=t)
+    x = ivy.asarray(a)
+    check(ivy.add(x, 2), a + t.type(2))
+    check(ivy.multiply(3, x), t.type(3) * a)
+    check(x + 1, a + t.type(1))
+    check(5 - x if t.kind != "u" else 10 - x, (t.type(5) - a) if t.kind != "u" else (t.type(10) - a))
+    check(x * 2, a * t.type(2))
+    check(x == 2, a == 2)
+    check(x < 3, a < 3)
+    check(ivy.maximum(x, 2), np.maximum(a, t.type(2)))
+    if t.kind == "f":
+        check(x / 2.0, a / t.type(2.0))
+        check(2.0 / x, t.type(2.0) / a)
+        check(x ** 2, a ** t.type(2), rtol=1e-6)
+        check(2.0 ** x, t.type(2.0) ** a, rtol=1e-6)
+        check(x + 0.5, a + t.type(0.5))
+
+
+def test_python_scalar_kinds(backend):
+    i = ivy.asarray([1, 2, 3], dtype=ivy.int32)
+    assert (i + 1.5).dtype == ivy.default_float_dtype()  # int array, float scalar -> default float
+    check(i + 1.5, np.array([2.5, 3.5, 4.5], dtype=np.float32))
+    f = ivy.asarray([1.0, 2.0], dtype=ivy.float64)
+    z = f + 1j
+    assert z.dtype == ivy.complex128
+    check(z, np.array([1 + 1j, 2 + 1j]))
+    b = ivy.asarray([True, False])
+    check(b & True, np.array([True, False]))
+
+
+def test_where(backend):
+    c = np.array([[True, False, True], [False, False, True]])
+    a = sample(-1, 1, shape=(2, 3))
+    b = sample(-1, 1, shape=(3,))
+    check(ivy.where(ivy.asarray(c), ivy.asarray(a), ivy.asarray(b)), np.where(c, a, b))
+    check(ivy.where(ivy.asarray(c), ivy.asarray(a), 0.0), np.where(c, a, 0.0))
+    check(ivy.where(ivy.asarray(c), 1.0, ivy.asarray(a)), np.where(c, 1.0, a))
+
+
+# ------------------------------------------------------------------ operators
+OPS = [
+    (operator.add, "+"), (operator.sub, "-"), (operator.mul, "*"), (operator.truediv, "/"),
+    (operator.floordiv, "//"), (operator.mod, "%"), (operator.pow, "**"), (operator.lt, "<"), (operator.le, "<="),
+    (operator.gt, ">"), (operator.ge, ">="), (operator.eq, "=="), (operator.ne, "!="),
+]
+
+
+@pytest.mark.parametrize("op,sym", OPS, ids=[o[1] for o in OPS])
+def test_operators_array_array(backend, op, sym):
+    a = sample(0.5, 3)
+    b = sample(0.5, 3)
+    check(op(ivy.asarray(a), ivy.asarray(b)), op(a, b), rtol=1e-12)
+
+
+@pytest.mark.parametrize("op,sym", OPS, ids=[o[1] for o in OPS])
+def test_operators_reflected_scalar(backend, op, sym):
+    a = sample(0.5, 3)
+    check(op(1.5, ivy.asarray(a)), op(1.5, a), rtol=1e-12)
+    check(op(ivy.asarray(a), 1.5), op(a, 1.5), rtol=1e-12)
+
+
+def test_unary_operators(backend):
+    a = sample(-3, 3)
+    x = ivy.asarray(a)
+    check(-x, -a)
+    check(+x, a)
+    check(abs(x), np.abs(a))
+    m = sample(-1, 1, shape=(4, 2))
+    check(x @ ivy.asarray(m), a @ m, rtol=1e-12)
+
+
+IN_PLACE = [
+    ("+=", operator.iadd), ("-=", operator.isub), ("*=", operator.imul), ("/=", operator.itruediv),
+    ("//=", operator.ifloordiv), ("%=", operator.imod), ("**=", operator.ipow),
+]
+
+
+@pytest.mark.parametrize("sym,op", IN_PLACE, ids=[o[0] for o in IN_PLACE])
+def test_in_place_operators(backend, sym, op):
+    a = sample(0.5, 3, dtype=np.float32)
+    b = sample(0.5, 3, shape=(4,), dtype=np.float32)
+    x = ivy.asarray(a)
+    alias = x
+    x_id = id(x)
+    x = op(x, ivy.asarray(b))
+    assert id(x) == x_id and alias is x  # updated in place: every reference sees it
+    check(x, op(a.copy(), b), rtol=1e-6)
+    y = ivy.asarray(a)
+    y = op(y, 2)
+    check(y, op(a.copy(), np.float32(2)), rtol=1e-6)
+
+
+def test_in_place_rules(backend):
+    x = ivy.asarray([1, 2, 3], dtype=ivy.int32)
+    x += 1
+    check(x, np.array([2, 3, 4], dtype=np.int32))
+    x <<= 1
+    check(x, np.array([4, 6, 8], dtype=np.int32))
+    with pytest.raises(TypeError):
+        x += ivy.asarray([0.5, 0.5, 0.5])  # float result cannot go into an int array
+    with pytest.raises(ValueError):
+        x += ivy.ones((2, 3), dtype=ivy.int32)  # would change the shape
+    f = ivy.ones(3, dtype=ivy.float32)
+    with pytest.raises(TypeError):
+        f += 1j
+    m = ivy.eye(2)
+    m @= ivy.asarray([[1.0, 2.0], [3.0, 4.0]])
+    check(m, np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32))
+
+
+def test_scalar_conversions(backend):
+    assert bool(ivy.asarray(True)) is True
+    assert bool(ivy.asarray(0.0)) is False
+    assert int(ivy.asarray(7)) == 7 and isinstance(int(ivy.asarray(7)), int)
+    assert int(ivy.asarray(-2.7)) == -2
+    assert float(ivy.asarray(2.5)) == 2.5
+    assert complex(ivy.asarray(1 + 2j)) == 1 + 2j
+    assert [10, 20, 30][ivy.asarray(1)] == 20  # __index__
+    with pytest.raises(TypeError):
+        [1, 2][ivy.asarray(1.0)]
+    with pytest.raises(ValueError):
+        bool(ivy.ones(3))
+    assert ivy.asarray(3.5).item() == 3.5
+    assert ivy.asarray([[1, 2], [3, 4]]).tolist() == [[1, 2], [3, 4]]
+
+
+def test_mixed_dtype_promotion(backend):
+    a = ivy.asarray([1, 2], dtype=ivy.int8)
+    b = ivy.asarray([1, 2], dtype=ivy.uint8)
+    assert (a + b).dtype == ivy.int16
+    c = ivy.asarray([1.0, 2.0], dtype=ivy.float32)
+    assert (c + ivy.asarray([1.0, 2.0], dtype=ivy.float64)).dtype == ivy.float64
+    assert (a + c).dtype == ivy.float32  # ivy's cross-kind choice: int + float -> the float type
+    assert (c + ivy.asarray([1j, 2j], dtype=ivy.complex64)).dtype == ivy.complex64

@@ -1,0 +1,142 @@
+"""The linalg and fft extensions (and matmul/tensordot/vecdot) against NumPy, on every
+backend."""
+
+import numpy as np
+import pytest
+
+import ivy
+from conftest import check
+
+RNG = np.random.default_rng(5)
+A = RNG.normal(size=(3, 3)) + 3 * np.eye(3)
+B = RNG.normal(size=(2, 4, 4)) + 4 * np.eye(4)
+SPD = A @ A.T + np.eye(3)
+TOL = dict(rtol=1e-9, atol=1e-10)
+
+
+def test_matmul_family(backend):
+    a = RNG.normal(size=(2, 3, 4))
+    b = RNG.normal(size=(4, 5))
+    check(ivy.matmul(ivy.asarray(a), ivy.asarray(b)), a @ b, **TOL)
+    v = RNG.normal(size=(4,))
+    check(ivy.matmul(ivy.asarray(a), ivy.asarray(v)), a @ v, **TOL)
+    check(ivy.tensordot(ivy.asarray(a), ivy.asarray(b), axes=1), np.tensordot(a, b, axes=1), **TOL)
+    c = RNG.normal(size=(4, 3, 6))
+    check(ivy.tensordot(ivy.asarray(a), ivy.asarray(c), axes=((1, 2), (1, 0))),
+          np.tensordot(a, c, axes=((1, 2), (1, 0))), **TOL)
+    check(ivy.vecdot(ivy.asarray(a), ivy.asarray(v)), np.sum(a * v, axis=-1), **TOL)
+    check(ivy.vecdot(ivy.asarray(a), ivy.asarray(a), axis=1), np.sum(a * a, axis=1), **TOL)
+    z = RNG.normal(size=(3,)) + 1j * RNG.normal(size=(3,))
+    check(ivy.vecdot(ivy.asarray(z), ivy.asarray(z)), np.vdot(z, z), **TOL)  # conjugates x1
+    check(ivy.linalg.outer(ivy.asarray(v), ivy.asarray(v)), np.outer(v, v), **TOL)
+    with pytest.raises(ValueError):
+        ivy.matmul(ivy.asarray(a), ivy.asarray(a))
+
+
+def test_solvers(backend):
+    check(ivy.linalg.inv(ivy.asarray(A)), np.linalg.inv(A), **TOL)
+    check(ivy.linalg.inv(ivy.asarray(B)), np.linalg.inv(B), **TOL)
+    check(ivy.linalg.det(ivy.asarray(B)), np.linalg.det(B), **TOL)
+    s, l = ivy.linalg.slogdet(ivy.asarray(A))
+    ws, wl = np.linalg.slogdet(A)
+    check(s, ws, **TOL)
+    check(l, wl, **TOL)
+    rhs = RNG.normal(size=(3, 2))
+    check(ivy.linalg.solve(ivy.asarray(A), ivy.asarray(rhs)), np.linalg.solve(A, rhs), **TOL)
+    check(ivy.linalg.cholesky(ivy.asarray(SPD)), np.linalg.cholesky(SPD), **TOL)
+    check(ivy.linalg.cholesky(ivy.asarray(SPD), upper=True), np.linalg.cholesky(SPD).T, **TOL)
+    check(ivy.linalg.matrix_power(ivy.asarray(A), 3), np.linalg.matrix_power(A, 3), **TOL)
+    check(ivy.linalg.matrix_power(ivy.asarray(A), -2), np.linalg.matrix_power(A, -2), **TOL)
+    check(ivy.linalg.matrix_power(ivy.asarray(A), 0), np.eye(3), **TOL)
+    check(ivy.linalg.pinv(ivy.asarray(A[:, :2])), np.linalg.pinv(A[:, :2]), **TOL)
+
+
+def test_decompositions(backend):
+    w, v = ivy.linalg.eigh(ivy.asarray(SPD))
+    ww, _ = np.linalg.eigh(SPD)
+    check(w, ww, **TOL)
+    vn = np.asarray(v)
+    np.testing.assert_allclose(SPD @ vn, vn * np.asarray(w), rtol=1e-9, atol=1e-9)
+    check(ivy.linalg.eigvalsh(ivy.asarray(SPD)), ww, **TOL)
+    q, r = ivy.linalg.qr(ivy.asarray(A))
+    np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), A, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(np.tril(np.asarray(r), -1), 0, atol=1e-12)
+    q2, r2 = ivy.linalg.qr(ivy.asarray(RNG.normal(size=(5, 3))), mode="complete")
+    assert q2.shape == (5, 5) and r2.shape == (5, 3)
+    m = RNG.normal(size=(4, 3))
+    u, s, vh = ivy.linalg.svd(ivy.asarray(m), full_matrices=False)
+    np.testing.assert_allclose(np.asarray(u) * np.asarray(s) @ np.asarray(vh), m, rtol=1e-9, atol=1e-9)
+    check(s, np.linalg.svd(m, compute_uv=False), **TOL)
+    check(ivy.linalg.svdvals(ivy.asarray(m)), np.linalg.svd(m, compute_uv=False), **TOL)
+    assert ivy.linalg.svd(ivy.asarray(m)).U.shape == (4, 4)
+    ev = ivy.linalg.eigvals(ivy.asarray(A))
+    np.testing.assert_allclose(np.sort_complex(np.asarray(ev)), np.sort_complex(np.linalg.eigvals(A)), rtol=1e-9)
+    ew, evec = ivy.linalg.eig(ivy.asarray(A))
+    np.testing.assert_allclose(A @ np.asarray(evec), np.asarray(evec) * np.asarray(ew), rtol=1e-8, atol=1e-8)
+
+
+def test_norms_and_misc(backend):
+    x = ivy.asarray(B)
+    for ord_ in ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]:
+        check(ivy.linalg.matrix_norm(x, ord=ord_), np.linalg.norm(B, ord=ord_, axis=(-2, -1)), **TOL)
+    check(ivy.linalg.matrix_norm(x, keepdims=True), np.linalg.norm(B, axis=(-2, -1), keepdims=True), **TOL)
+    v = RNG.normal(size=(3, 4))
+    for ord_ in [1, 2, 3, np.inf, -np.inf, 0]:
+        check(ivy.linalg.vector_norm(ivy.asarray(v), ord=ord_), np.linalg.norm(v.ravel(), ord=ord_), **TOL)
+        check(ivy.linalg.vector_norm(ivy.asarray(v), axis=1, ord=ord_), np.linalg.norm(v, ord=ord_, axis=1), **TOL)
+    check(ivy.linalg.vector_norm(ivy.asarray(v), axis=(0, 1), keepdims=True),
+          np.linalg.norm(v, axis=(0, 1), keepdims=True), **TOL)
+    check(ivy.linalg.matrix_rank(ivy.asarray(np.outer([1.0, 2, 3], [1.0, 1, 0]))), np.array(1, dtype=np.int64))
+    check(ivy.linalg.trace(x), np.trace(B, axis1=-2, axis2=-1), **TOL)
+    check(ivy.linalg.trace(x, offset=1), np.trace(B, offset=1, axis1=-2, axis2=-1), **TOL)
+    check(ivy.linalg.diagonal(x, offset=-1), np.diagonal(B, offset=-1, axis1=-2, axis2=-1), **TOL)
+    c1, c2 = RNG.normal(size=(4, 3)), RNG.normal(size=(4, 3))
+    check(ivy.linalg.cross(ivy.asarray(c1), ivy.asarray(c2)), np.cross(c1, c2), **TOL)
+    check(ivy.linalg.matrix_transpose(x), np.swapaxes(B, -1, -2))
+
+
+def test_linalg_errors(backend):
+    with pytest.raises(ValueError):
+        ivy.linalg.inv(ivy.ones((2, 3)))
+    with pytest.raises(TypeError):
+        ivy.linalg.det(ivy.ones((2, 2), dtype=ivy.int32))
+
+
+SIG = RNG.normal(size=(4, 6)) + 1j * RNG.normal(size=(4, 6))
+REAL = RNG.normal(size=(4, 6))
+
+
+@pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+def test_fft_1d(backend, norm):
+    x = ivy.asarray(SIG)
+    check(ivy.fft.fft(x, norm=norm), np.fft.fft(SIG, norm=norm), **TOL)
+    check(ivy.fft.ifft(x, axis=0, norm=norm), np.fft.ifft(SIG, axis=0, norm=norm), **TOL)
+    check(ivy.fft.fft(x, n=8, norm=norm), np.fft.fft(SIG, n=8, norm=norm), **TOL)
+    check(ivy.fft.fft(x, n=4, norm=norm), np.fft.fft(SIG, n=4, norm=norm), **TOL)
+    r = ivy.asarray(REAL)
+    check(ivy.fft.rfft(r, norm=norm), np.fft.rfft(REAL, norm=norm), **TOL)
+    h = np.fft.rfft(REAL)
+    check(ivy.fft.irfft(ivy.asarray(h), n=6, norm=norm), np.fft.irfft(h, n=6, norm=norm), **TOL)
+    check(ivy.fft.hfft(ivy.asarray(h), norm=norm), np.fft.hfft(h, norm=norm), **TOL)
+    check(ivy.fft.ihfft(r, norm=norm), np.fft.ihfft(REAL, norm=norm), **TOL)
+
+
+@pytest.mark.parametrize("axes", [None, (0,), (1, 0)])
+def test_fft_nd(backend, axes):
+    x = ivy.asarray(SIG)
+    check(ivy.fft.fftn(x, axes=axes), np.fft.fftn(SIG, axes=axes), **TOL)
+    check(ivy.fft.ifftn(x, axes=axes), np.fft.ifftn(SIG, axes=axes), **TOL)
+    check(ivy.fft.rfftn(ivy.asarray(REAL), axes=axes), np.fft.rfftn(REAL, axes=axes), **TOL)
+    s = (4, 8) if axes is None else tuple(8 for _ in axes)
+    check(ivy.fft.fftn(x, s=s, axes=axes), np.fft.fftn(SIG, s=s, axes=axes), **TOL)
+    h = np.fft.rfftn(REAL)
+    check(ivy.fft.irfftn(ivy.asarray(h), s=(4, 6)), np.fft.irfftn(h, s=(4, 6)), **TOL)
+
+
+def test_fft_helpers(backend):
+    check(ivy.fft.fftfreq(8, d=0.5), np.fft.fftfreq(8, d=0.5).astype(np.float32), rtol=1e-6)
+    check(ivy.fft.rfftfreq(9, dtype=ivy.float64), np.fft.rfftfreq(9), **TOL)
+    a = np.arange(12.0).reshape(3, 4)
+    check(ivy.fft.fftshift(ivy.asarray(a)), np.fft.fftshift(a))
+    check(ivy.fft.ifftshift(ivy.asarray(a), axes=1), np.fft.ifftshift(a, axes=1))
+    assert ivy.fft.fft(ivy.asarray(np.ones(4, dtype=np.float32))).dtype == ivy.complex64
