@@ -99,30 +99,17 @@ DType result_type(const std::vector<DTypeArg>& args);
 DType result_type(const Array& a, const Array& b);
 
 // ---------------------------------------------------------------- elementwise (67)
-#define IVY_DECL_UNARY(name) Array name(const Array& x);
-#define IVY_DECL_BINARY(name)                      \
-  Array name(const Array& x1, const Array& x2);    \
-  Array name(const Array& x1, Scalar x2);          \
+// One declaration per elementwise primitive of ops.def; binary ones also take scalars.
+#define IVY_OP(...)
+#define IVY_UNARY_OP(name, meta, kinds) Array name(const Array& x);
+#define IVY_BINARY_OP(name, meta, kinds)        \
+  Array name(const Array& x1, const Array& x2); \
+  Array name(const Array& x1, Scalar x2);       \
   Array name(Scalar x1, const Array& x2);
-IVY_DECL_UNARY(abs) IVY_DECL_UNARY(acos) IVY_DECL_UNARY(acosh) IVY_DECL_UNARY(asin) IVY_DECL_UNARY(asinh)
-IVY_DECL_UNARY(atan) IVY_DECL_UNARY(atanh) IVY_DECL_UNARY(bitwise_invert) IVY_DECL_UNARY(ceil)
-IVY_DECL_UNARY(conj) IVY_DECL_UNARY(cos) IVY_DECL_UNARY(cosh) IVY_DECL_UNARY(exp) IVY_DECL_UNARY(expm1)
-IVY_DECL_UNARY(floor) IVY_DECL_UNARY(imag) IVY_DECL_UNARY(isfinite) IVY_DECL_UNARY(isinf)
-IVY_DECL_UNARY(isnan) IVY_DECL_UNARY(log) IVY_DECL_UNARY(log1p) IVY_DECL_UNARY(log2) IVY_DECL_UNARY(log10)
-IVY_DECL_UNARY(logical_not) IVY_DECL_UNARY(negative) IVY_DECL_UNARY(positive) IVY_DECL_UNARY(real)
-IVY_DECL_UNARY(reciprocal) IVY_DECL_UNARY(round) IVY_DECL_UNARY(sign) IVY_DECL_UNARY(signbit)
-IVY_DECL_UNARY(sin) IVY_DECL_UNARY(sinh) IVY_DECL_UNARY(square) IVY_DECL_UNARY(sqrt) IVY_DECL_UNARY(tan)
-IVY_DECL_UNARY(tanh) IVY_DECL_UNARY(trunc)
-IVY_DECL_BINARY(add) IVY_DECL_BINARY(atan2) IVY_DECL_BINARY(bitwise_and) IVY_DECL_BINARY(bitwise_left_shift)
-IVY_DECL_BINARY(bitwise_or) IVY_DECL_BINARY(bitwise_right_shift) IVY_DECL_BINARY(bitwise_xor)
-IVY_DECL_BINARY(copysign) IVY_DECL_BINARY(divide) IVY_DECL_BINARY(equal) IVY_DECL_BINARY(floor_divide)
-IVY_DECL_BINARY(greater) IVY_DECL_BINARY(greater_equal) IVY_DECL_BINARY(hypot) IVY_DECL_BINARY(less)
-IVY_DECL_BINARY(less_equal) IVY_DECL_BINARY(logaddexp) IVY_DECL_BINARY(logical_and)
-IVY_DECL_BINARY(logical_or) IVY_DECL_BINARY(logical_xor) IVY_DECL_BINARY(maximum) IVY_DECL_BINARY(minimum)
-IVY_DECL_BINARY(multiply) IVY_DECL_BINARY(nextafter) IVY_DECL_BINARY(not_equal) IVY_DECL_BINARY(pow)
-IVY_DECL_BINARY(remainder) IVY_DECL_BINARY(subtract)
-#undef IVY_DECL_UNARY
-#undef IVY_DECL_BINARY
+#include "ivy/ops.def"
+#undef IVY_OP
+#undef IVY_UNARY_OP
+#undef IVY_BINARY_OP
 // clip(x, min, max): bounds may be arrays, scalars or absent; result keeps x's dtype.
 using Bound = std::variant<std::monostate, Array, Scalar>;
 // `backend` (optional) runs the call on that backend, moving x there (zero-copy where possible).

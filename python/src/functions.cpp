@@ -72,30 +72,16 @@ void bind_functions(py::module_& m) {
   m.def("astype", [](const Array& x, DType d, bool copy, ODevice dev) { return ivy::astype(x, d, copy, dev); });
 
   // ------------------------------------------------------------ elementwise
-#define IVY_PY_UNARY(name) m.def(#name, [](const Array& x) { return ivy::name(x); });
-#define IVY_PY_BINARY(name)                                                        \
+#define IVY_OP(...)
+#define IVY_UNARY_OP(name, meta, kinds) m.def(#name, [](const Array& x) { return ivy::name(x); });
+#define IVY_BINARY_OP(name, meta, kinds)                                           \
   m.def(#name, [](const Array& a, const Array& b) { return ivy::name(a, b); });    \
   m.def(#name, [](const Array& a, Scalar b) { return ivy::name(a, b); });          \
   m.def(#name, [](Scalar a, const Array& b) { return ivy::name(a, b); });
-  IVY_PY_UNARY(abs) IVY_PY_UNARY(acos) IVY_PY_UNARY(acosh) IVY_PY_UNARY(asin) IVY_PY_UNARY(asinh)
-  IVY_PY_UNARY(atan) IVY_PY_UNARY(atanh) IVY_PY_UNARY(bitwise_invert) IVY_PY_UNARY(ceil)
-  IVY_PY_UNARY(conj) IVY_PY_UNARY(cos) IVY_PY_UNARY(cosh) IVY_PY_UNARY(exp) IVY_PY_UNARY(expm1)
-  IVY_PY_UNARY(floor) IVY_PY_UNARY(imag) IVY_PY_UNARY(isfinite) IVY_PY_UNARY(isinf)
-  IVY_PY_UNARY(isnan) IVY_PY_UNARY(log) IVY_PY_UNARY(log1p) IVY_PY_UNARY(log2) IVY_PY_UNARY(log10)
-  IVY_PY_UNARY(logical_not) IVY_PY_UNARY(negative) IVY_PY_UNARY(positive) IVY_PY_UNARY(real)
-  IVY_PY_UNARY(reciprocal) IVY_PY_UNARY(round) IVY_PY_UNARY(sign) IVY_PY_UNARY(signbit)
-  IVY_PY_UNARY(sin) IVY_PY_UNARY(sinh) IVY_PY_UNARY(square) IVY_PY_UNARY(sqrt) IVY_PY_UNARY(tan)
-  IVY_PY_UNARY(tanh) IVY_PY_UNARY(trunc)
-  IVY_PY_BINARY(add) IVY_PY_BINARY(atan2) IVY_PY_BINARY(bitwise_and) IVY_PY_BINARY(bitwise_left_shift)
-  IVY_PY_BINARY(bitwise_or) IVY_PY_BINARY(bitwise_right_shift) IVY_PY_BINARY(bitwise_xor)
-  IVY_PY_BINARY(copysign) IVY_PY_BINARY(divide) IVY_PY_BINARY(equal) IVY_PY_BINARY(floor_divide)
-  IVY_PY_BINARY(greater) IVY_PY_BINARY(greater_equal) IVY_PY_BINARY(hypot) IVY_PY_BINARY(less)
-  IVY_PY_BINARY(less_equal) IVY_PY_BINARY(logaddexp) IVY_PY_BINARY(logical_and)
-  IVY_PY_BINARY(logical_or) IVY_PY_BINARY(logical_xor) IVY_PY_BINARY(maximum) IVY_PY_BINARY(minimum)
-  IVY_PY_BINARY(multiply) IVY_PY_BINARY(nextafter) IVY_PY_BINARY(not_equal) IVY_PY_BINARY(pow)
-  IVY_PY_BINARY(remainder) IVY_PY_BINARY(subtract)
-#undef IVY_PY_UNARY
-#undef IVY_PY_BINARY
+#include "ivy/ops.def"
+#undef IVY_OP
+#undef IVY_UNARY_OP
+#undef IVY_BINARY_OP
   m.def("clip", [](const Array& x, py::handle lo, py::handle hi) { return ivy::clip(x, to_bound(lo), to_bound(hi)); });
 
   // ------------------------------------------------------------ indexing

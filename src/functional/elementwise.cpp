@@ -7,44 +7,30 @@ namespace ivy {
 using detail::P;
 using detail::scalar_like;
 
-#define IVY_DEF_UNARY(name)                              \
+#define IVY_OP(...)
+#define IVY_UNARY_OP(name, meta, kinds)                  \
   Array name(const Array& x) {                           \
     detail::need_defined(x, #name);                      \
-    return dispatch(OpId::name, x, detail::kNoAttrs);             \
+    return dispatch(OpId::name, x, detail::kNoAttrs);    \
   }
-#define IVY_DEF_BINARY(name)                                                                     \
+#define IVY_BINARY_OP(name, meta, kinds)                                                          \
   Array name(const Array& x1, const Array& x2) {                                                 \
     detail::need_defined(x1, #name);                                                             \
     detail::need_defined(x2, #name);                                                             \
-    return dispatch(OpId::name, {x1, x2}, detail::kNoAttrs);                                              \
+    return dispatch(OpId::name, {x1, x2}, detail::kNoAttrs);                                     \
   }                                                                                              \
   Array name(const Array& x1, Scalar x2) {                                                       \
     detail::need_defined(x1, #name);                                                             \
-    return dispatch(OpId::name, {x1, scalar_like(x2, x1, #name)}, detail::kNoAttrs);                      \
+    return dispatch(OpId::name, {x1, scalar_like(x2, x1, #name)}, detail::kNoAttrs);             \
   }                                                                                              \
   Array name(Scalar x1, const Array& x2) {                                                       \
     detail::need_defined(x2, #name);                                                             \
-    return dispatch(OpId::name, {scalar_like(x1, x2, #name), x2}, detail::kNoAttrs);                      \
+    return dispatch(OpId::name, {scalar_like(x1, x2, #name), x2}, detail::kNoAttrs);             \
   }
-IVY_DEF_UNARY(abs) IVY_DEF_UNARY(acos) IVY_DEF_UNARY(acosh) IVY_DEF_UNARY(asin) IVY_DEF_UNARY(asinh)
-IVY_DEF_UNARY(atan) IVY_DEF_UNARY(atanh) IVY_DEF_UNARY(bitwise_invert) IVY_DEF_UNARY(ceil)
-IVY_DEF_UNARY(conj) IVY_DEF_UNARY(cos) IVY_DEF_UNARY(cosh) IVY_DEF_UNARY(exp) IVY_DEF_UNARY(expm1)
-IVY_DEF_UNARY(floor) IVY_DEF_UNARY(imag) IVY_DEF_UNARY(isfinite) IVY_DEF_UNARY(isinf)
-IVY_DEF_UNARY(isnan) IVY_DEF_UNARY(log) IVY_DEF_UNARY(log1p) IVY_DEF_UNARY(log2) IVY_DEF_UNARY(log10)
-IVY_DEF_UNARY(logical_not) IVY_DEF_UNARY(negative) IVY_DEF_UNARY(positive) IVY_DEF_UNARY(real)
-IVY_DEF_UNARY(reciprocal) IVY_DEF_UNARY(round) IVY_DEF_UNARY(sign) IVY_DEF_UNARY(signbit)
-IVY_DEF_UNARY(sin) IVY_DEF_UNARY(sinh) IVY_DEF_UNARY(square) IVY_DEF_UNARY(sqrt) IVY_DEF_UNARY(tan)
-IVY_DEF_UNARY(tanh) IVY_DEF_UNARY(trunc)
-IVY_DEF_BINARY(add) IVY_DEF_BINARY(atan2) IVY_DEF_BINARY(bitwise_and) IVY_DEF_BINARY(bitwise_left_shift)
-IVY_DEF_BINARY(bitwise_or) IVY_DEF_BINARY(bitwise_right_shift) IVY_DEF_BINARY(bitwise_xor)
-IVY_DEF_BINARY(copysign) IVY_DEF_BINARY(divide) IVY_DEF_BINARY(equal) IVY_DEF_BINARY(floor_divide)
-IVY_DEF_BINARY(greater) IVY_DEF_BINARY(greater_equal) IVY_DEF_BINARY(hypot) IVY_DEF_BINARY(less)
-IVY_DEF_BINARY(less_equal) IVY_DEF_BINARY(logaddexp) IVY_DEF_BINARY(logical_and)
-IVY_DEF_BINARY(logical_or) IVY_DEF_BINARY(logical_xor) IVY_DEF_BINARY(maximum) IVY_DEF_BINARY(minimum)
-IVY_DEF_BINARY(multiply) IVY_DEF_BINARY(nextafter) IVY_DEF_BINARY(not_equal) IVY_DEF_BINARY(pow)
-IVY_DEF_BINARY(remainder) IVY_DEF_BINARY(subtract)
-#undef IVY_DEF_UNARY
-#undef IVY_DEF_BINARY
+#include "ivy/ops.def"
+#undef IVY_OP
+#undef IVY_UNARY_OP
+#undef IVY_BINARY_OP
 
 Array clip(const Array& x_in, const Bound& min, const Bound& max, Backend backend) {
   detail::need_defined(x_in, "clip");
