@@ -170,9 +170,15 @@ at::Tensor cast(const at::Tensor& t, DType d) {
   at::Tensor r = t.scalar_type() == target ? t : t.to(target);
   return widened(d) ? wrap_unsigned(r, d) : r;
 }
-at::Tensor in_as(const Array& a, DType d) {
-  if (a.dtype() == d) return T(a);
-  return cast(T(a), d);
+// A kernel's own result: moved through when it already has the storage type.
+at::Tensor cast(at::Tensor&& t, DType d) {
+  if (t.scalar_type() == st(d) && !widened(d)) return std::move(t);
+  return cast(static_cast<const at::Tensor&>(t), d);
+}
+// An input in dtype d: borrowed (no reference-count traffic) when no cast is needed.
+c10::MaybeOwned<at::Tensor> in_as(const Array& a, DType d) {
+  if (a.dtype() == d) return c10::MaybeOwned<at::Tensor>::borrowed(T(a));
+  return c10::MaybeOwned<at::Tensor>::owned(cast(T(a), d));
 }
 at::TensorOptions opts(DType d) { return at::TensorOptions().dtype(st(d)); }
 std::vector<int64_t> vec(const Dims& d) { return {d.begin(), d.end()}; }
@@ -214,17 +220,17 @@ void guarded(const char* op, F&& f) {
 // LibTorch 1.13 lacks many float16 CPU kernels: float16 computes in float32 and rounds back.
 DType compute_dtype(DType d) { return d == float16 ? float32 : d; }
 #define UNARY_OUT(name) \
-  RUN(name, SET(cast(torch::name(in_as(in[0], compute_dtype(spec[0].dtype))), spec[0].dtype)))
+  RUN(name, SET(cast(torch::name(*in_as(in[0], compute_dtype(spec[0].dtype))), spec[0].dtype)))
 #define UNARY_RAW(name) RUN(name, SET(cast(torch::name(T(in[0])), spec[0].dtype)))
 #define BINARY_OUT(name)                                                                    \
   RUN(name, {                                                                               \
     DType c = compute_dtype(spec[0].dtype);                                                 \
-    SET(cast(torch::name(in_as(in[0], c), in_as(in[1], c)), spec[0].dtype));                \
+    SET(cast(torch::name(*in_as(in[0], c), *in_as(in[1], c)), spec[0].dtype));              \
   })
 #define BINARY_CMP(name)                                       \
   RUN(name, {                                                  \
     DType c = result_type(in[0].dtype(), in[1].dtype());       \
-    SET(torch::name(in_as(in[0], c), in_as(in[1], c)));        \
+    SET(torch::name(*in_as(in[0], c), *in_as(in[1], c)));      \
   })
 UNARY_RAW(abs)
 UNARY_OUT(acos) UNARY_OUT(acosh) UNARY_OUT(asin) UNARY_OUT(asinh) UNARY_OUT(atan) UNARY_OUT(atanh)
@@ -306,7 +312,7 @@ RUN(repeat, {
 RUN(tile, SET(at::tile(T(in[0]), vec(a.ints))))
 RUN(concat, {
   std::vector<at::Tensor> ts;
-  for (int i = 0; i < n; ++i) ts.push_back(in_as(in[i], spec[0].dtype));
+  for (int i = 0; i < n; ++i) ts.push_back(*in_as(in[i], spec[0].dtype));
   SET(at::cat(ts, a.i0));
 })
 
@@ -338,7 +344,7 @@ RUN(slice_update, {
   at::Tensor r = T(in[0]).clone();
   std::vector<int64_t> fl;
   at::Tensor v = slice_view(r, a, &fl);
-  at::Tensor val = in_as(in[1], spec[0].dtype).expand(v.sizes());
+  at::Tensor val = in_as(in[1], spec[0].dtype)->expand(v.sizes());
   if (!fl.empty()) val = at::flip(val, fl);
   v.copy_(val);
   SET(r);
@@ -365,7 +371,7 @@ RUN(take_along_axis, {
 RUN(index_put_flat, {
   at::Tensor r = T(in[0]).clone().reshape({-1});
   at::Tensor idx = norm_index(T(in[1]), r.numel());
-  r.index_put_({idx}, in_as(in[2], spec[0].dtype).expand(idx.sizes()));
+  r.index_put_({idx}, in_as(in[2], spec[0].dtype)->expand(idx.sizes()));
   SET(r.reshape(vec(spec[0].shape)));
 })
 
@@ -386,10 +392,10 @@ KERNEL(nonzero) {
     for (int64_t i = 0; i < nz.size(1); ++i) out[i] = make(nz.select(1, i).contiguous(), int64);
   });
 }
-RUN(where, SET(at::where(T(in[0]), in_as(in[1], spec[0].dtype), in_as(in[2], spec[0].dtype))))
+RUN(where, SET(at::where(T(in[0]), *in_as(in[1], spec[0].dtype), *in_as(in[2], spec[0].dtype))))
 RUN(searchsorted, {
   DType c = result_type(in[0].dtype(), in[1].dtype());
-  SET(at::searchsorted(in_as(in[0], c).contiguous(), in_as(in[1], c).contiguous(), false, a.b0));
+  SET(at::searchsorted(in_as(in[0], c)->contiguous(), in_as(in[1], c)->contiguous(), false, a.b0));
 })
 std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) {
   // Stable sort, in either direction, keeps equal elements in their original order.
@@ -420,7 +426,7 @@ KERNEL(unique) {
 }
 RUN(isin, {
   DType c = result_type(in[0].dtype(), in[1].dtype());
-  SET(at::isin(in_as(in[0], c), in_as(in[1], c), false, a.b0));
+  SET(at::isin(*in_as(in[0], c), *in_as(in[1], c), false, a.b0));
 })
 
 // ---- reductions
@@ -432,11 +438,11 @@ std::vector<int64_t> red_dims(const Array& x, const Attrs& a) {
 }
 bool no_reduction(const Array& x, const Attrs& a) { return (a.has_axes && a.axes.empty()) || x.ndim() == 0; }
 RUN(sum, {
-  at::Tensor x = in_as(in[0], spec[0].dtype);
+  at::Tensor x = *in_as(in[0], spec[0].dtype);
   SET(no_reduction(in[0], a) ? x.clone() : wrap_unsigned(at::sum(x, red_dims(in[0], a), a.b0), spec[0].dtype));
 })
 RUN(prod, {
-  at::Tensor x = in_as(in[0], spec[0].dtype);
+  at::Tensor x = *in_as(in[0], spec[0].dtype);
   if (!no_reduction(in[0], a)) {
     auto dims = red_dims(in[0], a);
     std::sort(dims.rbegin(), dims.rend());
@@ -445,13 +451,13 @@ RUN(prod, {
   SET(wrap_unsigned(x.clone(), spec[0].dtype));
 })
 RUN(mean, {
-  at::Tensor x = in_as(in[0], spec[0].dtype);
+  at::Tensor x = *in_as(in[0], spec[0].dtype);
   SET(no_reduction(in[0], a) ? x.clone() : at::mean(x, red_dims(in[0], a), a.b0));
 })
 RUN(max, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amax(T(in[0]), red_dims(in[0], a), a.b0)))
 RUN(min, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amin(T(in[0]), red_dims(in[0], a), a.b0)))
 at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
-  at::Tensor x = in_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
+  at::Tensor x = *in_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
   if (no_reduction(xin, a))  // every element is its own sample of size 1
     return at::div(at::zeros(x.sizes(), at::TensorOptions().dtype(st(out))), 1.0 - a.f0);
   auto dims = red_dims(xin, a);
@@ -473,7 +479,7 @@ RUN(any, {
   SET(no_reduction(in[0], a) ? z : at::gt(at::sum(z.to(at::kLong), red_dims(in[0], a), a.b0), 0));
 })
 at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
-  at::Tensor x = in_as(xin, d);
+  at::Tensor x = *in_as(xin, d);
   if (x.dim() == 0) x = x.reshape({1});
   int64_t ax = xin.ndim() ? a.i0 : 0;
   at::Tensor r = is_sum ? at::cumsum(x, ax) : at::cumprod(x, ax);
@@ -490,7 +496,7 @@ RUN(cumulative_prod, SET(cumulative(in[0], a, spec[0].dtype, false)))
 // ---- linear algebra
 RUN(matmul, {
   DType d = spec[0].dtype;
-  at::Tensor x1 = in_as(in[0], d), x2 = in_as(in[1], d);
+  at::Tensor x1 = *in_as(in[0], d), x2 = *in_as(in[1], d);
   at::Tensor r;
   if (d == bool_ || is_integer(d)) {
     // LibTorch's CPU matmul lacks integer paths for some shapes: compute in int64.
@@ -516,7 +522,7 @@ KERNEL(slogdet) {
 RUN(inv, SET(at::linalg_inv(T(in[0]))))
 RUN(solve, {
   DType d = spec[0].dtype;
-  at::Tensor A = in_as(in[0], d), Bm = in_as(in[1], d);
+  at::Tensor A = *in_as(in[0], d), Bm = *in_as(in[1], d);
   if (Bm.dim() == 1) {
     SET(at::linalg_solve(A, Bm.unsqueeze(-1)).squeeze(-1));
   } else {
@@ -568,12 +574,12 @@ KERNEL(qr) {
 // ---- fft
 const char* norm_name(int64_t i) { return i == 1 ? "ortho" : i == 2 ? "forward" : "backward"; }
 RUN(fft_c2c, {
-  at::Tensor x = in_as(in[0], spec[0].dtype);
+  at::Tensor x = *in_as(in[0], spec[0].dtype);
   SET(a.b0 ? at::fft_ifftn(x, vec(a.ints), vec(a.axes), norm_name(a.i0))
            : at::fft_fftn(x, vec(a.ints), vec(a.axes), norm_name(a.i0)));
 })
-RUN(fft_r2c, SET(at::fft_rfftn(in_as(in[0], real_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
-RUN(fft_c2r, SET(at::fft_irfftn(in_as(in[0], complex_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
+RUN(fft_r2c, SET(at::fft_rfftn(*in_as(in[0], real_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
+RUN(fft_c2r, SET(at::fft_irfftn(*in_as(in[0], complex_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
 
 // ---- host services
 Array from_host(const void* data, const Shape& shape, DType d, Device dev) {
