@@ -23,6 +23,12 @@ auto flat(const Array& a) {
   auto n = static_cast<std::size_t>(a.size());
   return xt::adapt(ptr<T>(a), n, xt::no_ownership(), std::array<std::size_t, 1>{n});
 }
+// x itself when it already has dtype d (no handle copy), else a cast kept in `tmp`.
+inline const Array& as_dtype(const Array& x, DType d, Array& tmp) {
+  if (x.dtype() == d) return x;
+  tmp = cast(x, d);
+  return tmp;
+}
 template <class T, class E>
 Array eval_flat(const Shape& s, DType d, E&& expr) {
   Array out = alloc(s, d);
@@ -260,7 +266,8 @@ template <class T> using bool_t = bool;
 #define UNARY_XT(name, xtfn)                                                                     \
   XT_KERNEL(name) {                                                                              \
     DType d = spec[0].dtype;                                                                     \
-    Array x = cast_if(in[0], d);                                                                 \
+    Array tmp;                                                                                   \
+    const Array& x = as_dtype(in[0], d, tmp);                                                    \
     visit_float(d, [&](auto tag) {                                                               \
       using T = typename decltype(tag)::type;                                                    \
       out[0] = eval_flat<T>(spec[0].shape, d, xt::xtfn(flat<T>(x)));                             \
@@ -287,7 +294,8 @@ UNARY_XT(tanh, tanh)
 #define UNARY_FN(name, VIS, CD, COND, OUT, EXPR)                                                   \
   XT_KERNEL(name) {                                                                                \
     DType cd = CD;                                                                                 \
-    Array x = cast_if(in[0], cd);                                                                  \
+    Array tmp;                                                                                     \
+    const Array& x = as_dtype(in[0], cd, tmp);                                                     \
     VISIT_IF(VIS, cd, COND, #name, {                                                               \
       using U = OUT<T>;                                                                            \
       auto f = [](T v) -> U { return static_cast<U>(EXPR); };                                      \
@@ -323,7 +331,9 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
 #define BINARY_FN(name, VIS, CD, COND, OUT, EXPR)                                                   \
   XT_KERNEL(name) {                                                                                 \
     DType cd = CD;                                                                                  \
-    Array x1 = cast_if(in[0], cd), x2 = cast_if(in[1], cd);                                         \
+    Array tmp1, tmp2;                                                                               \
+    const Array& x1 = as_dtype(in[0], cd, tmp1);                                                    \
+    const Array& x2 = as_dtype(in[1], cd, tmp2);                                                    \
     VISIT_IF(VIS, cd, COND, #name, {                                                                \
       using U = OUT<T>;                                                                             \
       auto f = [](T a, T b) -> U { return static_cast<U>(EXPR); };                                  \
