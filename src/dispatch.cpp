@@ -158,11 +158,10 @@ int run(OpId op, std::span<const Array> in_arg, const Attrs& a, Backend explicit
   if (info.n_in >= 0 && n_in != info.n_in)
     throw ValueError(std::string("[") + info.name + "] expects " + std::to_string(info.n_in) + " inputs, got " +
                      std::to_string(n_in));
-  for (const Array& x : in) {
-    auto k = x.dtype();
-    std::uint8_t kind = is_bool(k) ? K_B : is_integer(k) ? K_I : is_complex(k) ? K_C : K_F;
-    if (!(kind & info.kinds)) meta::bad_dtype(info.name, x, info.kinds, be);
-  }
+  static constexpr std::uint8_t kKindOf[kNumDTypes] = {K_B, K_I, K_I, K_I, K_I, K_I, K_I, K_I,
+                                                         K_I, K_F, K_F, K_F, K_F, K_C, K_C};
+  for (const Array& x : in)
+    if (!(kKindOf[static_cast<int>(x.dtype())] & info.kinds)) meta::bad_dtype(info.name, x, info.kinds, be);
   int n_out = info.meta(info.name, in.data(), n_in, a, specs);
   Kernel k = be->kernels[static_cast<int>(op)];
   if (!k)

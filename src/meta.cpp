@@ -98,6 +98,7 @@ int m_realpart(const char*, const Array* in, int, const Attrs&, OutSpec* out) {
 }
 int m_ubool(const char*, const Array* in, int, const Attrs&, OutSpec* out) { return one(out, in[0].shape(), bool_); }
 int m_binary(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+  if (in[0].shape() == in[1].shape()) return one(out, in[0].shape(), result_type(in[0].dtype(), in[1].dtype()));
   return one(out, broadcast_shapes(in[0].shape(), in[1].shape(), op), result_type(in[0].dtype(), in[1].dtype()));
 }
 int m_bfloat(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {

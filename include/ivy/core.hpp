@@ -160,6 +160,15 @@ inline constexpr int kMaxRank = 16;
 class Dims {
  public:
   constexpr Dims() = default;
+  // Copies only the used entries (a Dims is copied on every dispatch).
+  Dims(const Dims& o) noexcept : n_(o.n_) {
+    for (std::size_t i = 0; i < n_; ++i) v_[i] = o.v_[i];
+  }
+  Dims& operator=(const Dims& o) noexcept {
+    n_ = o.n_;
+    for (std::size_t i = 0; i < n_; ++i) v_[i] = o.v_[i];
+    return *this;
+  }
   Dims(std::initializer_list<std::int64_t> v);
   explicit Dims(std::span<const std::int64_t> v);
   template <class It>
