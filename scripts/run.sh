@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cmake --preset default -DIVY_BUILD_TESTS=OFF -DIVY_BUILD_BENCH=OFF > /dev/null
+cmake --preset default > /dev/null
 cmake --build --preset default --target quickstart
 ./build/examples/quickstart

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cmake --preset default -DIVY_BUILD_TESTS=ON > /dev/null
+cmake --preset default -DIVY_BUILD_TESTS=ON -DIVY_BUILD_BENCH=ON -DIVY_BUILD_EXAMPLES=ON -DIVY_BUILD_PYTHON=ON > /dev/null
 cmake --build --preset default
 ctest --preset default -j2 "$@"
 
