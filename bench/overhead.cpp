@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 #include <new>
+#include <random>
 
 #include "ivy/ivy.hpp"
 
@@ -23,10 +24,21 @@
 #endif
 #ifdef IVY_HAS_XTENSOR
 #include <Eigen/Core>
+#include <Eigen/Dense>
+#include <unsupported/Eigen/FFT>
 #include <xtensor/xarray.hpp>
+#include <xtensor/xbroadcast.hpp>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xcomplex.hpp>
 #include <xtensor/xmath.hpp>
 #include <xtensor/xmanipulation.hpp>
+#include <xtensor/xoperation.hpp>
+#include <xtensor/xpad.hpp>
+#include <xtensor/xrandom.hpp>
+#include <xtensor/xset_operation.hpp>
 #include <xtensor/xsort.hpp>
+#include <xtensor/xstrided_view.hpp>
+#include <xtensor/xview.hpp>
 #endif
 
 // ---------------------------------------------------------------- counting allocator
@@ -262,15 +274,554 @@ void register_xtensor() {
 }
 #endif
 
+// ================================================================ the rest of ops.def
+// Every primitive of ops.def not benchmarked above, on both backends, table-driven: one row
+// per primitive gives an input maker (run once per size, untimed), the native call(s) and
+// the ivy call, which gets the very same data (torch: wrapped zero-copy; xtensor: copied
+// into ivy arrays). Rows are named by the primitive, or by the public function that is that
+// one primitive: fft (fft_c2c), rfft (fft_r2c), irfft (fft_c2r), unique_all (unique).
+// Inputs are float32, 1-d of n elements or square side(n) x side(n) matrices, except where
+// float32 is meaningless: bitwise ops run on int32; randint makes int64; take,
+// take_along_axis and index_put_flat take int64 indices, where a bool condition; irfft
+// reads complex64 (n/2+1 bins, n points out).
+// The O(n^3) decompositions (cholesky .. qr) stop at 1e4 elements (100 x 100): eig and
+// svd of a 1000 x 1000 matrix take seconds per call.
+// strided_slice, slice_update and index_put_flat have no function of their own (x.index()
+// and x.index_put() parse the index and add broadcast_to/reshape/arange dispatches), so
+// their ivy side is the ivy::dispatch call those front ends end in, with x[::2] attrs.
+// Torch natives repeat the kernel's at:: calls (backends/torch/torch_backend.cpp); xtensor
+// natives are the xtensor expression or call (Eigen on a column-major copy for linalg,
+// Eigen::FFT with a plan made per call, as the kernels do).
+template <class T>
+void sink(T&& v) {
+  benchmark::DoNotOptimize(v);
+}
+constexpr std::int64_t kAll = 1000000, kCubic = 10000;
+struct IvyIn {
+  std::int64_t n = 0, s = 0;
+  ivy::Array a, b, c, i, j, l, m, z;  // float a b c, int32 i j, int64 l, bool m, complex64 z
+  ivy::Backend be;
+};
+using IvyFn = std::function<void(const IvyIn&)>;
+#define IV(...) [](const IvyIn& x) { sink(__VA_ARGS__); }
+ivy::Attrs every_other(std::int64_t n) {  // x[::2] of a 1-d array of n elements
+  ivy::Attrs a;
+  a.ints = {0};
+  a.ints2 = {n};
+  a.ints3 = {2};
+  return a;
+}
+
+#ifdef IVY_HAS_TORCH
+struct TIn {
+  std::int64_t n = 0, s = 0;
+  at::Tensor a, b, c, i, j, l, m, z;  // as IvyIn
+};
+using TMake = void (*)(TIn&);
+ivy::Array twrap(const at::Tensor& t) { return t.defined() ? ivy::torch::wrap(t) : ivy::Array(); }
+void treg(const char* fn, TMake make, std::function<void(const TIn&)> native, IvyFn iv,
+          std::function<void(const TIn&)> ns = {}, std::int64_t max_n = kAll) {
+  for (auto n : kSizes) {
+    if (n > max_n) continue;
+    std::string sfx = std::string(fn) + "/" + std::to_string(n);
+    auto in = [n, make] {
+      TIn t;
+      t.n = n;
+      t.s = side(n);
+      make(t);
+      return t;
+    };
+    add("torch/native/" + sfx, [in, native](benchmark::State& st) {
+      TIn t = in();
+      timed(st, [&] { native(t); });
+    });
+    if (ns)
+      add("torch/ns/" + sfx, [in, ns](benchmark::State& st) {
+        TIn t = in();
+        timed(st, [&] { ns(t); });
+      });
+    add("torch/ivy/" + sfx, [in, iv](benchmark::State& st) {
+      TIn t = in();
+      IvyIn x{t.n, t.s, twrap(t.a), twrap(t.b), twrap(t.c), twrap(t.i), twrap(t.j), twrap(t.l), twrap(t.m), twrap(t.z), "torch"};
+      timed(st, [&] { iv(x); });
+    });
+  }
+}
+std::vector<int64_t> v1(int64_t d) { return {d}; }  // dims as the kernels pass them
+at::Tensor tvar(const at::Tensor& x) {                // the kernel's variance over axis 0
+  at::Tensor m = at::mean(x, {0}, true);
+  at::Tensor dev = at::abs(x - m);
+  return at::div(at::sum(dev * dev, {0}, false), static_cast<double>(x.size(0)) - 0.0).to(at::kFloat);
+}
+
+void register_torch_rest() {
+  const TMake none = [](TIn&) {};
+  const TMake f1 = [](TIn& t) { t.a = trand(t.n); };
+  const TMake f2 = [](TIn& t) { t.a = trand(t.n), t.b = trand(t.n); };
+  const TMake i2 = [](TIn& t) { t.i = at::randint(0, 1 << 20, {t.n}, at::kInt), t.j = at::randint(0, 8, {t.n}, at::kInt); };
+  const TMake zeros = [](TIn& t) { t.a = at::zeros({t.n}); };
+  const TMake sparse = [](TIn& t) { t.a = (at::rand({t.n}) > 0.5).to(at::kFloat); };
+  const TMake mask = [](TIn& t) { t.m = at::rand({t.n}) > 0.5, t.a = trand(t.n), t.b = trand(t.n); };
+  const TMake sorted = [](TIn& t) { t.a = std::get<0>(at::sort(trand(t.n))), t.b = trand(t.n); };
+  const TMake dup = [](TIn& t) { t.a = at::floor(at::rand({t.n}) * 100); };
+  const TMake isin = [](TIn& t) { t.a = at::floor(at::rand({t.n}) * 32), t.b = at::arange(16, at::kFloat); };
+  const TMake half = [](TIn& t) { t.a = trand(t.n), t.b = trand((t.n + 1) / 2); };
+  const TMake idx = [](TIn& t) { t.a = trand(t.n), t.l = at::randint(0, t.n, {t.n}, at::kLong), t.c = trand(t.n); };
+  const TMake idx2 = [](TIn& t) { t.a = at::rand({t.s, t.s}), t.l = at::randint(0, t.s, {t.s, t.s}, at::kLong); };
+  const TMake sq = [](TIn& t) { t.a = at::rand({t.s, t.s}); };
+  const TMake col = [](TIn& t) { t.a = at::rand({t.s, 1}); };
+  const TMake spd = [](TIn& t) {
+    at::Tensor r = at::rand({t.s, t.s});
+    t.a = at::matmul(r, r.t()).add(at::eye(t.s).mul(t.s));
+  };
+  const TMake gen = [](TIn& t) { t.a = at::rand({t.s, t.s}).add(at::eye(t.s).mul(t.s)), t.b = at::rand({t.s, t.s}); };
+  const TMake spec = [](TIn& t) { t.z = at::randn({t.n / 2 + 1}, at::kComplexFloat); };
+
+  // elementwise, with the ivy::torch namespace column as above
+#define TU(name, mk, M, expr)                                                                                        \
+  treg(#name, mk, [](const TIn& t) { const at::Tensor& x = t.M; sink(expr); }, IV(ivy::name(x.M)), \
+       [](const TIn& t) { sink(ivy::torch::name(t.M)); });
+#define TB(name, mk, M1, M2, expr)                                                                     \
+  treg(#name, mk, [](const TIn& t) { const at::Tensor &x1 = t.M1, &x2 = t.M2; sink(expr); }, \
+       IV(ivy::name(x.M1, x.M2)), [](const TIn& t) { sink(ivy::torch::name(t.M1, t.M2)); });
+  TU(acosh, f1, a, at::acosh(x)) TU(asinh, f1, a, at::asinh(x)) TU(atanh, f1, a, at::atanh(x))
+  TU(bitwise_invert, i2, i, at::bitwise_not(x)) TU(conj, f1, a, x.clone()) TU(imag, f1, a, at::zeros_like(x))
+  TU(isinf, f1, a, at::isinf(x)) TU(logical_not, f1, a, at::logical_not(x)) TU(positive, f1, a, x.clone())
+  TU(real, f1, a, x.clone()) TU(signbit, f1, a, at::signbit(x))
+  TB(bitwise_and, i2, i, j, at::bitwise_and(x1, x2)) TB(bitwise_or, i2, i, j, at::bitwise_or(x1, x2))
+  TB(bitwise_xor, i2, i, j, at::bitwise_xor(x1, x2)) TB(bitwise_left_shift, i2, i, j, at::bitwise_left_shift(x1, x2))
+  TB(bitwise_right_shift, i2, i, j, at::bitwise_right_shift(x1, x2)) TB(copysign, f2, a, b, at::copysign(x1, x2))
+  TB(floor_divide, f2, a, b, at::floor(at::div(x1, x2))) TB(greater_equal, f2, a, b, at::ge(x1, x2))
+  TB(less_equal, f2, a, b, at::le(x1, x2)) TB(logaddexp, f2, a, b, at::logaddexp(x1, x2))
+  TB(logical_and, f2, a, b, at::logical_and(x1, x2)) TB(logical_or, f2, a, b, at::logical_or(x1, x2))
+  TB(logical_xor, f2, a, b, at::logical_xor(x1, x2)) TB(nextafter, f2, a, b, at::nextafter(x1, x2))
+  TB(not_equal, f2, a, b, at::ne(x1, x2)) TB(remainder, f2, a, b, at::remainder(x1, x2))
+#undef TU
+#undef TB
+
+  // the others: TR(name, maker, native expression, ivy call); TR3 stops at kCubic
+#define TR(name, mk, native, call) treg(#name, mk, [](const TIn& t) { sink(native); }, IV(call));
+#define TR3(name, mk, native, call) treg(#name, mk, [](const TIn& t) { sink(native); }, IV(call), {}, kCubic);
+  // creation (float arguments: the kernels compute in float64 and cast)
+  TR(full, none, at::full({t.n}, 1.5, at::TensorOptions().dtype(at::kFloat)),
+     ivy::full(ivy::Shape{x.n}, 1.5, ivy::float32, {}, x.be))
+  TR(arange, none, at::arange(0, t.n, at::TensorOptions().dtype(at::kDouble)).mul(1.0).add(0.0).to(at::kFloat),
+     ivy::arange(0.0, static_cast<double>(x.n), 1.0, ivy::float32, {}, x.be))
+  TR(linspace, none, at::linspace(0.0, 1.0, t.n, at::TensorOptions().dtype(at::kDouble)).to(at::kFloat),
+     ivy::linspace(0.0, 1.0, x.n, ivy::float32, {}, true, x.be))
+  treg("eye", none, [](const TIn& t) {
+    auto o = at::TensorOptions().dtype(at::kLong);
+    sink(at::eq(at::arange(t.s, o).unsqueeze(1) + 0, at::arange(t.s, o).unsqueeze(0)).to(at::kFloat));
+  }, IV(ivy::eye(x.s, std::nullopt, 0, ivy::float32, {}, x.be)));
+  TR(random_uniform, none, at::rand({t.n}, at::TensorOptions().dtype(at::kDouble)).mul(1.0).add(0.0).to(at::kFloat),
+     ivy::random_uniform(0.0, 1.0, ivy::Shape{x.n}, ivy::float32, {}, x.be))
+  TR(random_normal, none, at::randn({t.n}, at::TensorOptions().dtype(at::kDouble)).mul(1.0).add(0.0).to(at::kFloat),
+     ivy::random_normal(0.0, 1.0, ivy::Shape{x.n}, ivy::float32, {}, x.be))
+  TR(randint, none, at::randint(0, 100, {t.n}, at::TensorOptions().dtype(at::kLong)),
+     ivy::randint(0, 100, ivy::Shape{x.n}, ivy::int64, {}, x.be))
+  TR(tril, sq, at::tril(t.a, 0), ivy::tril(x.a)) TR(triu, sq, at::triu(t.a, 0), ivy::triu(x.a))
+  TR(astype, f1, t.a.to(at::kDouble).clone(), ivy::astype(x.a, ivy::float64))
+  // manipulation
+  TR(broadcast_to, col, t.a.expand({t.s, t.s}), ivy::broadcast_to(x.a, ivy::Shape{x.s, x.s}))
+  TR(roll, f1, at::roll(t.a, v1(3), {}), ivy::roll(x.a, 3))
+  TR(repeat, f1, at::repeat_interleave(t.a.reshape({-1}), 2, 0), ivy::repeat(x.a, 2))
+  TR(tile, f1, at::tile(t.a, v1(2)), ivy::tile(x.a, ivy::Dims{2}))
+  TR(concat, f2, at::cat({t.a, t.b}, 0), ivy::concat({x.a, x.b}, 0))
+  // indexing
+  TR(strided_slice, f1, t.a.slice(0, 0, t.n, 2), ivy::dispatch(ivy::OpId::strided_slice, x.a, every_other(x.n)))
+  treg("slice_update", half, [](const TIn& t) {
+    at::Tensor r = t.a.clone();
+    at::Tensor v = r.slice(0, 0, t.n, 2);
+    v.copy_(t.b.expand(v.sizes()));
+    sink(r);
+  }, IV(ivy::dispatch(ivy::OpId::slice_update, {x.a, x.b}, every_other(x.n))));
+  TR(take, idx, at::index_select(t.a, 0, at::where(t.l < 0, t.l + t.n, t.l).reshape({-1})).reshape({t.n}),
+     ivy::take(x.a, x.l))
+  TR(take_along_axis, idx2, at::gather(t.a.expand({t.s, t.s}), 1, at::where(t.l < 0, t.l + t.s, t.l).expand({t.s, t.s})),
+     ivy::take_along_axis(x.a, x.l, 1))
+  treg("index_put_flat", idx, [](const TIn& t) {
+    at::Tensor r = t.a.clone().reshape({-1});
+    at::Tensor i = at::where(t.l < 0, t.l + t.n, t.l);
+    r.index_put_({i}, t.c.expand(i.sizes()));
+    sink(r.reshape({t.n}));
+  }, IV(ivy::dispatch(ivy::OpId::index_put_flat, {x.a, x.l, x.c}, ivy::Attrs{})));
+  // searching, sorting, sets
+  TR(argmax, f1, at::argmax(t.a.reshape({-1})).reshape({}), ivy::argmax(x.a))
+  TR(argmin, f1, at::argmin(t.a.reshape({-1})).reshape({}), ivy::argmin(x.a))
+  TR(nonzero, sparse, at::nonzero(t.a).select(1, 0).contiguous(), ivy::nonzero(x.a))
+  TR(where, mask, at::where(t.m, t.a, t.b), ivy::where(x.m, x.a, x.b))
+  TR(searchsorted, sorted, at::searchsorted(t.a.contiguous(), t.b.contiguous(), false, false), ivy::searchsorted(x.a, x.b))
+  TR(sort, f1, std::get<0>(at::sort(t.a, true, 0, false)), ivy::sort(x.a))
+  TR(argsort, f1, std::get<1>(at::sort(t.a, true, 0, false)), ivy::argsort(x.a))
+  treg("unique_all", dup, [](const TIn& t) {
+    at::Tensor flat = t.a.reshape({-1});
+    auto [vals, inv, counts] = at::_unique2(flat, true, true, true);
+    at::Tensor first = at::empty({vals.size(0)}, at::TensorOptions().dtype(at::kLong));
+    at::Tensor perm = std::get<1>(at::sort(inv.reshape({-1}), true, 0, false));
+    first = perm.index_select(0, at::cumsum(counts, 0) - counts);
+    sink(first), sink(inv.reshape({t.n}));
+  }, IV(ivy::unique_all(x.a)));
+  TR(isin, isin, at::isin(t.a, t.b, false, false), ivy::isin(x.a, x.b))
+  // reductions
+  TR(prod, f1, at::prod(t.a, 0, false).clone(), ivy::prod(x.a))
+  TR(var, f1, tvar(t.a), ivy::var(x.a)) TR(std, f1, at::sqrt(tvar(t.a)), ivy::std(x.a))
+  TR(all, f1, at::eq(at::sum(at::eq(t.a, 0).to(at::kLong), {0}, false), 0), ivy::all(x.a))
+  TR(any, zeros, at::gt(at::sum(at::ne(t.a, 0).to(at::kLong), {0}, false), 0), ivy::any(x.a))
+  TR(cumulative_prod, f1, at::cumprod(t.a, 0), ivy::cumulative_prod(x.a))
+  // linear algebra
+  TR(diagonal, sq, at::diagonal(t.a, 0, -2, -1), ivy::linalg::diagonal(x.a))
+  TR3(cholesky, spd, at::linalg_cholesky(t.a, false), ivy::linalg::cholesky(x.a))
+  TR3(det, gen, at::linalg_det(t.a), ivy::linalg::det(x.a))
+  TR3(slogdet, gen, at::linalg_slogdet(t.a), ivy::linalg::slogdet(x.a))
+  TR3(inv, gen, at::linalg_inv(t.a), ivy::linalg::inv(x.a))
+  TR3(solve, gen, at::linalg_solve(t.a.expand({t.s, t.s}), t.b.expand({t.s, t.s})), ivy::linalg::solve(x.a, x.b))
+  TR3(eigh, spd, at::linalg_eigh(t.a, "L"), ivy::linalg::eigh(x.a))
+  TR3(eigvalsh, spd, at::linalg_eigvalsh(t.a, "L"), ivy::linalg::eigvalsh(x.a))
+  TR3(eig, gen, at::linalg_eig(t.a), ivy::linalg::eig(x.a))
+  TR3(eigvals, gen, at::linalg_eigvals(t.a), ivy::linalg::eigvals(x.a))
+  TR3(svd, gen, at::linalg_svd(t.a, true), ivy::linalg::svd(x.a))
+  TR3(svdvals, gen, at::linalg_svdvals(t.a), ivy::linalg::svdvals(x.a))
+  TR3(qr, gen, at::linalg_qr(t.a, "reduced"), ivy::linalg::qr(x.a))
+  // fft (the kernels pass the lengths and axes as vectors)
+  TR(fft, f1, at::fft_fftn(t.a.to(at::kComplexFloat), v1(t.n), v1(0), "backward"), ivy::fft::fft(x.a))
+  TR(rfft, f1, at::fft_rfftn(t.a, v1(t.n), v1(0), "backward"), ivy::fft::rfft(x.a))
+  TR(irfft, spec, at::fft_irfftn(t.z, v1(t.n), v1(0), "backward"), ivy::fft::irfft(x.z, x.n))
+#undef TR
+#undef TR3
+}
+#endif
+
+#ifdef IVY_HAS_XTENSOR
+using XI = xt::xarray<std::int32_t>;
+using XL = xt::xarray<std::int64_t>;
+using XB = xt::xarray<bool>;
+using XZ = xt::xarray<std::complex<float>>;
+using Sh = std::vector<std::size_t>;
+struct XIn {
+  std::int64_t n = 0;
+  std::size_t s = 0;
+  XA a, b, c;  // as IvyIn
+  XI i, j;
+  XL l;
+  XB m;
+  XZ z;
+};
+using XMake = void (*)(XIn&);
+std::mt19937 g_rng(1234);
+template <class T, class D>
+xt::xarray<T> xfill(const Sh& shape, D dist) {
+  auto r = xt::xarray<T>::from_shape(shape);
+  for (auto& v : r) v = static_cast<T>(dist(g_rng));
+  return r;
+}
+XA xu(const Sh& s, float lo = 0.5f, float hi = 1.5f) { return xfill<float>(s, std::uniform_real_distribution<float>(lo, hi)); }
+template <class T>
+xt::xarray<T> xi(const Sh& s, std::int64_t lo, std::int64_t hi) {
+  return xfill<T>(s, std::uniform_int_distribution<std::int64_t>(lo, hi - 1));
+}
+template <class T>
+ivy::Array yv(const xt::xarray<T>& x) {
+  if (x.dimension() == 0) return {};
+  return ivy::asarray(static_cast<const void*>(x.data()), ivy::dtype_v<T>, ivy::Shape(x.shape().begin(), x.shape().end()),
+                      std::nullopt, {}, "xtensor");
+}
+void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, IvyFn iv, std::int64_t max_n = kAll) {
+  for (auto n : kSizes) {
+    if (n > max_n) continue;
+    std::string sfx = std::string(fn) + "/" + std::to_string(n);
+    auto in = [n, make] {
+      XIn t;
+      t.n = n;
+      t.s = static_cast<std::size_t>(side(n));
+      make(t);
+      return t;
+    };
+    add("xtensor/native/" + sfx, [in, native](benchmark::State& st) {
+      XIn t = in();
+      timed(st, [&] { native(t); });
+    });
+    add("xtensor/ivy/" + sfx, [in, iv](benchmark::State& st) {
+      XIn t = in();
+      IvyIn x{t.n, static_cast<std::int64_t>(t.s), yv(t.a), yv(t.b), yv(t.c), yv(t.i), yv(t.j), yv(t.l), yv(t.m), yv(t.z),
+              "xtensor"};
+      timed(st, [&] { iv(x); });
+    });
+  }
+}
+// Eigen over row-major xarrays: the kernels factorize a column-major copy and write back.
+using CMat = Eigen::MatrixXf;
+using RMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RZMat = Eigen::Matrix<std::complex<float>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+CMat cm(const XA& a) {
+  return Eigen::Map<const RMat>(a.data(), static_cast<Eigen::Index>(a.shape()[0]), static_cast<Eigen::Index>(a.shape()[1]));
+}
+Eigen::Map<RMat> rm(XA& a) {
+  return Eigen::Map<RMat>(a.data(), static_cast<Eigen::Index>(a.shape()[0]), static_cast<Eigen::Index>(a.shape()[1]));
+}
+template <class T>
+auto vm(xt::xarray<T>& a) {
+  return Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(a.data(), static_cast<Eigen::Index>(a.size()));
+}
+XA mat(std::size_t k) { return XA::from_shape({k, k}); }
+XA vec(std::size_t k) { return XA::from_shape({k}); }
+Sh n1(const XIn& t) { return {static_cast<std::size_t>(t.n)}; }
+Sh sq2(const XIn& t) { return {t.s, t.s}; }
+auto evens(const XIn& t) { return xt::range(std::ptrdiff_t{0}, static_cast<std::ptrdiff_t>(t.n), std::ptrdiff_t{2}); }
+
+void register_xtensor_rest() {
+  const XMake none = [](XIn&) {};
+  const XMake f1 = [](XIn& t) { t.a = xu(n1(t)); };
+  const XMake f2 = [](XIn& t) { t.a = xu(n1(t)), t.b = xu(n1(t)); };
+  const XMake i2 = [](XIn& t) { t.i = xi<std::int32_t>(n1(t), 0, 1 << 20), t.j = xi<std::int32_t>(n1(t), 0, 8); };
+  const XMake zeros = [](XIn& t) { t.a = xt::zeros<float>(n1(t)); };
+  const XMake sparse = [](XIn& t) { t.a = xt::cast<float>(xi<std::int32_t>(n1(t), 0, 2)); };
+  const XMake mask = [](XIn& t) { t.m = xi<bool>(n1(t), 0, 2), t.a = xu(n1(t)), t.b = xu(n1(t)); };
+  const XMake sorted = [](XIn& t) { t.a = xt::sort(xu(n1(t))), t.b = xu(n1(t)); };
+  const XMake dup = [](XIn& t) { t.a = xt::floor(xu(n1(t), 0.f, 100.f)); };
+  const XMake isin = [](XIn& t) { t.a = xt::floor(xu(n1(t), 0.f, 32.f)), t.b = xt::arange<float>(16.f); };
+  const XMake half = [](XIn& t) { t.a = xu(n1(t)), t.b = xu({static_cast<std::size_t>((t.n + 1) / 2)}); };
+  const XMake idx = [](XIn& t) { t.a = xu(n1(t)), t.l = xi<std::int64_t>(n1(t), 0, t.n), t.c = xu(n1(t)); };
+  const XMake idx2 = [](XIn& t) { t.a = xu(sq2(t)), t.l = xi<std::int64_t>(sq2(t), 0, static_cast<std::int64_t>(t.s)); };
+  const XMake sq = [](XIn& t) { t.a = xu(sq2(t)); };
+  const XMake col = [](XIn& t) { t.a = xu({t.s, 1}); };
+  const XMake spd = [](XIn& t) {
+    CMat r = cm(xu(sq2(t)));
+    t.a = mat(t.s);
+    rm(t.a) = r * r.transpose() + static_cast<float>(t.s) * CMat::Identity(r.rows(), r.cols());
+  };
+  const XMake gen = [](XIn& t) {
+    t.a = xu(sq2(t)), t.b = xu(sq2(t));
+    for (std::size_t k = 0; k < t.s; ++k) t.a(k, k) += static_cast<float>(t.s);
+  };
+  const XMake spec = [](XIn& t) {
+    t.z = XZ::from_shape({static_cast<std::size_t>(t.n / 2 + 1)});
+    std::normal_distribution<float> d;
+    for (auto& v : t.z) v = {d(g_rng), d(g_rng)};
+  };
+
+  // elementwise: XU/XB2(name, maker, input member(s), result type, xtensor expression over a, b)
+#define XU(name, mk, M, R, expr) \
+  xreg(#name, mk, [](const XIn& t) { const auto& a = t.M; R r = expr; sink(r.data()); }, IV(ivy::name(x.M)));
+#define XB2(name, mk, M1, M2, R, expr)                                                                         \
+  xreg(#name, mk, [](const XIn& t) { const auto &a = t.M1, &b = t.M2; R r = expr; sink(r.data()); }, \
+       IV(ivy::name(x.M1, x.M2)));
+  XU(acosh, f1, a, XA, xt::acosh(a)) XU(asinh, f1, a, XA, xt::asinh(a)) XU(atanh, f1, a, XA, xt::atanh(a))
+  XU(bitwise_invert, i2, i, XI, ~a) XU(conj, f1, a, XA, a) XU(imag, f1, a, XA, xt::imag(a))
+  XU(isinf, f1, a, XB, xt::isinf(a)) XU(logical_not, f1, a, XB, !a) XU(positive, f1, a, XA, +a)
+  XU(real, f1, a, XA, xt::real(a))
+  XU(signbit, f1, a, XB, xt::make_lambda_xfunction([](float v) { return std::signbit(v); }, a))
+  XB2(bitwise_and, i2, i, j, XI, a & b) XB2(bitwise_or, i2, i, j, XI, a | b) XB2(bitwise_xor, i2, i, j, XI, a ^ b)
+  XB2(bitwise_left_shift, i2, i, j, XI, a << b) XB2(bitwise_right_shift, i2, i, j, XI, a >> b)
+  XB2(copysign, f2, a, b, XA, xt::make_lambda_xfunction([](float p, float q) { return std::copysign(p, q); }, a, b))
+  XB2(floor_divide, f2, a, b, XA, xt::floor(a / b)) XB2(greater_equal, f2, a, b, XB, a >= b)
+  XB2(less_equal, f2, a, b, XB, a <= b)
+  XB2(logaddexp, f2, a, b, XA, xt::maximum(a, b) + xt::log1p(xt::exp(-xt::abs(a - b))))
+  XB2(logical_and, f2, a, b, XB, a && b) XB2(logical_or, f2, a, b, XB, a || b)
+  XB2(logical_xor, f2, a, b, XB, xt::cast<bool>(a) ^ xt::cast<bool>(b))
+  XB2(nextafter, f2, a, b, XA, xt::make_lambda_xfunction([](float p, float q) { return std::nextafter(p, q); }, a, b))
+  XB2(not_equal, f2, a, b, XB, xt::not_equal(a, b)) XB2(remainder, f2, a, b, XA, a - xt::floor(a / b) * b)
+#undef XU
+#undef XB2
+
+  // the others: XR(name, maker, result type, xtensor expression, ivy call); XR3 stops at kCubic
+#define XR(name, mk, R, expr, call) xreg(#name, mk, [](const XIn& t) { R r = expr; sink(r.data()); }, IV(call));
+  // creation
+  xreg("full", none, [](const XIn& t) {
+    XA r = XA::from_shape(n1(t));
+    r.fill(1.5f);
+    sink(r.data());
+  }, IV(ivy::full(ivy::Shape{x.n}, 1.5, ivy::float32, {}, x.be)));
+  XR(arange, none, XA, xt::arange<float>(static_cast<float>(t.n)),
+     ivy::arange(0.0, static_cast<double>(x.n), 1.0, ivy::float32, {}, x.be))
+  XR(linspace, none, XA, xt::linspace<float>(0.f, 1.f, static_cast<std::size_t>(t.n)),
+     ivy::linspace(0.0, 1.0, x.n, ivy::float32, {}, true, x.be))
+  XR(eye, none, XA, xt::eye<float>(t.s), ivy::eye(x.s, std::nullopt, 0, ivy::float32, {}, x.be))
+  XR(random_uniform, none, XA, xt::random::rand<float>(n1(t), 0.f, 1.f),
+     ivy::random_uniform(0.0, 1.0, ivy::Shape{x.n}, ivy::float32, {}, x.be))
+  XR(random_normal, none, XA, xt::random::randn<float>(n1(t), 0.f, 1.f),
+     ivy::random_normal(0.0, 1.0, ivy::Shape{x.n}, ivy::float32, {}, x.be))
+  XR(randint, none, XL, xt::random::randint<std::int64_t>(n1(t), 0, 100),
+     ivy::randint(0, 100, ivy::Shape{x.n}, ivy::int64, {}, x.be))
+  XR(tril, sq, XA, xt::tril(t.a), ivy::tril(x.a)) XR(triu, sq, XA, xt::triu(t.a), ivy::triu(x.a))
+  XR(astype, f1, xt::xarray<double>, xt::cast<double>(t.a), ivy::astype(x.a, ivy::float64))
+  // manipulation
+  xreg("reshape", sq, [](const XIn& t) {
+    auto v = xt::reshape_view(t.a, Sh{t.s * t.s});
+    sink(v);
+  }, IV(ivy::reshape(x.a, {-1})));
+  XR(broadcast_to, col, XA, xt::broadcast(t.a, sq2(t)), ivy::broadcast_to(x.a, ivy::Shape{x.s, x.s}))
+  XR(roll, f1, XA, xt::roll(t.a, 3), ivy::roll(x.a, 3))
+  XR(repeat, f1, XA, xt::repeat(t.a, 2, 0), ivy::repeat(x.a, 2))
+  xreg("tile", f1, [](const XIn& t) {  // xt::tile is broken in xtensor 0.24.3 (garbage, bad_alloc): broadcast + reshape
+    XA r = xt::broadcast(t.a, Sh{2, t.a.size()});
+    r.reshape({2 * t.a.size()});
+    sink(r.data());
+  }, IV(ivy::tile(x.a, ivy::Dims{2})));
+  XR(concat, f2, XA, xt::concatenate(xt::xtuple(t.a, t.b), 0), ivy::concat({x.a, x.b}, 0))
+  // indexing
+  XR(strided_slice, f1, XA, xt::view(t.a, evens(t)), ivy::dispatch(ivy::OpId::strided_slice, x.a, every_other(x.n)))
+  xreg("slice_update", half, [](const XIn& t) {
+    XA r = t.a;
+    xt::view(r, evens(t)) = t.b;
+    sink(r.data());
+  }, IV(ivy::dispatch(ivy::OpId::slice_update, {x.a, x.b}, every_other(x.n))));
+  XR(take, idx, XA, xt::view(t.a, xt::keep(t.l)), ivy::take(x.a, x.l))
+  xreg("take_along_axis", idx2, [](const XIn& t) {  // xtensor has no take_along_axis
+    XA r = XA::from_shape(t.a.shape());
+    for (std::size_t p = 0; p < t.s; ++p)
+      for (std::size_t q = 0; q < t.s; ++q) r(p, q) = t.a(p, static_cast<std::size_t>(t.l(p, q)));
+    sink(r.data());
+  }, IV(ivy::take_along_axis(x.a, x.l, 1)));
+  xreg("index_put_flat", idx, [](const XIn& t) {
+    XA r = t.a;
+    xt::view(r, xt::keep(t.l)) = t.c;
+    sink(r.data());
+  }, IV(ivy::dispatch(ivy::OpId::index_put_flat, {x.a, x.l, x.c}, ivy::Attrs{})));
+  // searching, sorting, sets
+  XR(argmax, f1, auto, xt::argmax(t.a), ivy::argmax(x.a)) XR(argmin, f1, auto, xt::argmin(t.a), ivy::argmin(x.a))
+  xreg("nonzero", sparse, [](const XIn& t) { sink(xt::nonzero(t.a)); }, IV(ivy::nonzero(x.a)));
+  XR(where, mask, XA, xt::where(t.m, t.a, t.b), ivy::where(x.m, x.a, x.b))
+  // xtensor 0.24's searchsorted(.., right=true) is the lower bound, i.e. side="left"
+  XR(searchsorted, sorted, auto, xt::searchsorted(t.a, t.b, true), ivy::searchsorted(x.a, x.b))
+  XR(sort, f1, XA, xt::sort(t.a), ivy::sort(x.a)) XR(argsort, f1, auto, xt::argsort(t.a), ivy::argsort(x.a))
+  XR(unique_all, dup, auto, xt::unique(t.a), ivy::unique_all(x.a))
+  XR(isin, isin, XB, xt::isin(t.a, t.b), ivy::isin(x.a, x.b))
+  // reductions
+  XR(min, f1, XA, xt::amin(t.a, {0}), ivy::min(x.a)) XR(prod, f1, XA, xt::prod(t.a, {0}), ivy::prod(x.a))
+  // xt::variance / xt::stddev crash on const inputs in xtensor 0.24.3: their formula, spelled out
+  XR(var, f1, XA, xt::mean(xt::square(t.a - xt::mean(t.a)()), {0}), ivy::var(x.a))
+  XR(std, f1, XA, xt::sqrt(xt::mean(xt::square(t.a - xt::mean(t.a)()), {0})), ivy::std(x.a))
+  xreg("all", f1, [](const XIn& t) { sink(xt::all(t.a)); }, IV(ivy::all(x.a)));
+  xreg("any", zeros, [](const XIn& t) { sink(xt::any(t.a)); }, IV(ivy::any(x.a)));
+  XR(cumulative_prod, f1, XA, xt::cumprod(t.a, 0), ivy::cumulative_prod(x.a))
+  // linear algebra (Eigen, on square matrices)
+  XR(diagonal, sq, XA, xt::diagonal(t.a), ivy::linalg::diagonal(x.a))
+  xreg("cholesky", spd, [](const XIn& t) {
+    Eigen::LLT<CMat> llt(cm(t.a));
+    XA r = mat(t.s);
+    rm(r) = llt.matrixL();
+    sink(r.data());
+  }, IV(ivy::linalg::cholesky(x.a)), kCubic);
+  xreg("det", gen, [](const XIn& t) { sink(Eigen::PartialPivLU<CMat>(cm(t.a)).determinant()); },
+       IV(ivy::linalg::det(x.a)), kCubic);
+  xreg("slogdet", gen, [](const XIn& t) {
+    Eigen::PartialPivLU<CMat> lu(cm(t.a));
+    float sign = static_cast<float>(lu.permutationP().determinant()), logabs = 0;
+    for (Eigen::Index k = 0; k < lu.matrixLU().rows(); ++k) {
+      float d = lu.matrixLU()(k, k);
+      sign *= d < 0 ? -1.f : 1.f;
+      logabs += std::log(std::abs(d));
+    }
+    sink(sign), sink(logabs);
+  }, IV(ivy::linalg::slogdet(x.a)), kCubic);
+  xreg("inv", gen, [](const XIn& t) {
+    XA r = mat(t.s);
+    rm(r) = Eigen::PartialPivLU<CMat>(cm(t.a)).inverse();
+    sink(r.data());
+  }, IV(ivy::linalg::inv(x.a)), kCubic);
+  xreg("solve", gen, [](const XIn& t) {
+    XA r = mat(t.s);
+    rm(r) = Eigen::PartialPivLU<CMat>(cm(t.a)).solve(cm(t.b));
+    sink(r.data());
+  }, IV(ivy::linalg::solve(x.a, x.b)), kCubic);
+  xreg("eigh", spd, [](const XIn& t) {
+    Eigen::SelfAdjointEigenSolver<CMat> es(cm(t.a), Eigen::ComputeEigenvectors);
+    XA w = vec(t.s), v = mat(t.s);
+    vm(w) = es.eigenvalues();
+    rm(v) = es.eigenvectors();
+    sink(w.data()), sink(v.data());
+  }, IV(ivy::linalg::eigh(x.a)), kCubic);
+  xreg("eigvalsh", spd, [](const XIn& t) {
+    Eigen::SelfAdjointEigenSolver<CMat> es(cm(t.a), Eigen::EigenvaluesOnly);
+    XA w = vec(t.s);
+    vm(w) = es.eigenvalues();
+    sink(w.data());
+  }, IV(ivy::linalg::eigvalsh(x.a)), kCubic);
+  xreg("eig", gen, [](const XIn& t) {
+    Eigen::EigenSolver<CMat> es(cm(t.a), true);
+    XZ w = XZ::from_shape({t.s}), v = XZ::from_shape({t.s, t.s});
+    vm(w) = es.eigenvalues();
+    Eigen::Map<RZMat>(v.data(), static_cast<Eigen::Index>(t.s), static_cast<Eigen::Index>(t.s)) = es.eigenvectors();
+    sink(w.data()), sink(v.data());
+  }, IV(ivy::linalg::eig(x.a)), kCubic);
+  xreg("eigvals", gen, [](const XIn& t) {
+    Eigen::EigenSolver<CMat> es(cm(t.a), false);
+    XZ w = XZ::from_shape({t.s});
+    vm(w) = es.eigenvalues();
+    sink(w.data());
+  }, IV(ivy::linalg::eigvals(x.a)), kCubic);
+  xreg("svd", gen, [](const XIn& t) {
+    Eigen::JacobiSVD<CMat> svd(cm(t.a), Eigen::ComputeFullU | Eigen::ComputeFullV);
+    XA u = mat(t.s), s = vec(t.s), vh = mat(t.s);
+    rm(u) = svd.matrixU();
+    vm(s) = svd.singularValues();
+    rm(vh) = svd.matrixV().adjoint();
+    sink(u.data()), sink(s.data()), sink(vh.data());
+  }, IV(ivy::linalg::svd(x.a)), kCubic);
+  xreg("svdvals", gen, [](const XIn& t) {
+    Eigen::JacobiSVD<CMat> svd(cm(t.a));
+    XA s = vec(t.s);
+    vm(s) = svd.singularValues();
+    sink(s.data());
+  }, IV(ivy::linalg::svdvals(x.a)), kCubic);
+  xreg("qr", gen, [](const XIn& t) {
+    Eigen::HouseholderQR<CMat> qr(cm(t.a));
+    CMat q = CMat::Identity(qr.rows(), qr.cols());
+    q.applyOnTheLeft(qr.householderQ());
+    XA Q = mat(t.s), R = mat(t.s);
+    rm(Q) = q;
+    rm(R) = qr.matrixQR().triangularView<Eigen::Upper>();
+    sink(Q.data()), sink(R.data());
+  }, IV(ivy::linalg::qr(x.a)), kCubic);
+  // fft (Eigen::FFT, kissfft; a length-1 transform is the identity, as in the kernels)
+  xreg("fft", f1, [](const XIn& t) {
+    XZ r = XZ::from_shape(n1(t));
+    if (t.n == 1) {
+      r(0) = t.a(0);
+    } else {
+      XZ c = xt::cast<std::complex<float>>(t.a);
+      Eigen::FFT<float> f;
+      f.fwd(r.data(), c.data(), t.n);
+    }
+    sink(r.data());
+  }, IV(ivy::fft::fft(x.a)));
+  xreg("rfft", f1, [](const XIn& t) {
+    XZ r = XZ::from_shape({static_cast<std::size_t>(t.n / 2 + 1)});
+    if (t.n == 1) {
+      r(0) = t.a(0);
+    } else {
+      Eigen::FFT<float> f;
+      f.SetFlag(Eigen::FFT<float>::HalfSpectrum);
+      f.fwd(r.data(), t.a.data(), t.n);
+    }
+    sink(r.data());
+  }, IV(ivy::fft::rfft(x.a)));
+  xreg("irfft", spec, [](const XIn& t) {
+    XA r = XA::from_shape(n1(t));
+    if (t.n == 1) {
+      r(0) = t.z(0).real();
+    } else {
+      Eigen::FFT<float> f;
+      f.inv(r.data(), t.z.data(), t.n);
+    }
+    sink(r.data());
+  }, IV(ivy::fft::irfft(x.z, x.n)));
+#undef XR
+}
+#endif
+#undef IV
+
 }  // namespace
 
 int main(int argc, char** argv) {
 #ifdef IVY_HAS_TORCH
   at::set_num_threads(1);  // side-by-side timings on one core, no thread-pool noise
   register_torch();
+  register_torch_rest();
 #endif
 #ifdef IVY_HAS_XTENSOR
   register_xtensor();
+  register_xtensor_rest();
 #endif
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -129,24 +129,88 @@ void walk(const Shape& out_shape, const std::vector<std::vector<std::int64_t>>& 
 }
 }  // namespace
 
+namespace {
+// Runs of consecutive indices in the last axis' list: (first index, position, length).
+struct Run {
+  std::int64_t first, pos, len;
+};
+std::vector<Run> runs_of(const std::vector<std::int64_t>& l) {
+  std::vector<Run> r;
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(l.size()); ++i) {
+    if (!r.empty() && l[i] == r.back().first + r.back().len) r.back().len++;
+    else r.push_back({l[i], i, 1});
+  }
+  return r;
+}
+// Copies whole runs of the last axis with memcpy when they are long enough to pay off;
+// `to_out` selects gather (x -> out) or scatter (v -> out) direction.
+template <bool Gather>
+void copy_axes(unsigned char* outp, const Shape& out_shape, const unsigned char* inp, const Shape& in_shape,
+               const std::vector<std::vector<std::int64_t>>& idx, std::size_t sz) {
+  std::size_t r = idx.size();
+  Shape sel;
+  for (auto& l : idx) sel.push_back(static_cast<std::int64_t>(l.size()));
+  if (sel.numel() == 0) return;
+  const Shape& big = Gather ? in_shape : out_shape;  // the indexed array
+  auto st = strides_of(big);
+  if (r == 0) {
+    std::memcpy(outp, inp, sz);
+    return;
+  }
+  if (st.back() != 1) {  // not reached for contiguous arrays; kept general
+    walk(sel, idx, st, [&](std::int64_t lin, std::int64_t off) {
+      if (Gather) copy_elem(outp + lin * sz, inp + off * sz, sz);
+      else copy_elem(outp + off * sz, inp + lin * sz, sz);
+    });
+    return;
+  }
+  auto runs = runs_of(idx[r - 1]);
+  bool use_runs = runs.size() * 4 <= idx[r - 1].size();  // long runs: memcpy them
+  const std::vector<std::int64_t>& last = idx[r - 1];
+  // odometer over the leading axes, the last axis in an inner loop
+  Shape lead;
+  for (std::size_t d = 0; d + 1 < r; ++d) lead.push_back(sel[d]);
+  std::vector<std::vector<std::int64_t>> lead_idx(idx.begin(), idx.end() - 1);
+  std::int64_t row = sel[r - 1];
+  auto body = [&](std::int64_t lin, std::int64_t off) {
+    std::int64_t base_small = lin * row;
+    if (use_runs) {
+      for (const Run& run : runs) {
+        std::int64_t small_at = (base_small + run.pos) * static_cast<std::int64_t>(sz);
+        std::int64_t big_at = (off + run.first) * static_cast<std::int64_t>(sz);
+        if (Gather) std::memcpy(outp + small_at, inp + big_at, static_cast<std::size_t>(run.len) * sz);
+        else std::memcpy(outp + big_at, inp + small_at, static_cast<std::size_t>(run.len) * sz);
+      }
+      return;
+    }
+    for (std::int64_t i = 0; i < row; ++i) {
+      std::int64_t small_at = (base_small + i) * static_cast<std::int64_t>(sz);
+      std::int64_t big_at = (off + last[i]) * static_cast<std::int64_t>(sz);
+      if (Gather) copy_elem(outp + small_at, inp + big_at, sz);
+      else copy_elem(outp + big_at, inp + small_at, sz);
+    }
+  };
+  if (lead.empty()) {
+    body(0, 0);
+    return;
+  }
+  std::vector<std::int64_t> lead_st(st.begin(), st.end() - 1);
+  walk(lead, lead_idx, lead_st, body);
+}
+}  // namespace
+
 Array gather_axes(const Array& x, const std::vector<std::vector<std::int64_t>>& idx) {
   Shape os;
   for (auto& v : idx) os.push_back(static_cast<std::int64_t>(v.size()));
   Array out = alloc(os, x.dtype());
-  std::size_t sz = itemsize(x.dtype());
-  auto* src = static_cast<const unsigned char*>(raw(x));
-  auto* dst = static_cast<unsigned char*>(raw(out));
-  walk(os, idx, strides_of(x.shape()), [&](std::int64_t lin, std::int64_t off) { copy_elem(dst + lin * sz, src + off * sz, sz); });
+  copy_axes<true>(static_cast<unsigned char*>(raw(out)), os, static_cast<const unsigned char*>(raw(x)), x.shape(), idx,
+                  itemsize(x.dtype()));
   return out;
 }
 
 void scatter_axes(Array& out, const std::vector<std::vector<std::int64_t>>& idx, const Array& v) {
-  Shape os;
-  for (auto& l : idx) os.push_back(static_cast<std::int64_t>(l.size()));
-  std::size_t sz = itemsize(out.dtype());
-  auto* src = static_cast<const unsigned char*>(raw(v));
-  auto* dst = static_cast<unsigned char*>(raw(out));
-  walk(os, idx, strides_of(out.shape()), [&](std::int64_t lin, std::int64_t off) { copy_elem(dst + off * sz, src + lin * sz, sz); });
+  copy_axes<false>(static_cast<unsigned char*>(raw(out)), out.shape(), static_cast<const unsigned char*>(raw(v)), v.shape(),
+                   idx, itemsize(out.dtype()));
 }
 
 Array broadcast_to(const Array& x, const Shape& s) {

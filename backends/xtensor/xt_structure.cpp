@@ -170,7 +170,7 @@ XT_KERNEL(roll) {
     std::int64_t n_ = x.size();
     if (n_) {
       std::int64_t s = ((a.ints[0] % n_) + n_) % n_;
-      for (std::int64_t i = 0; i < n_; ++i) idx[0][i] = ((i - s) % n_ + n_) % n_;
+      for (std::int64_t i = 0; i < n_; ++i) idx[0][i] = i >= s ? i - s : i - s + n_;
     }
     out[0] = alias(gather_axes(flat, idx), x.shape());
     return;
@@ -182,7 +182,7 @@ XT_KERNEL(roll) {
     std::int64_t len = x.shape()[d];
     if (!len) continue;
     std::int64_t s = ((shift[d] % len) + len) % len;
-    for (std::int64_t i = 0; i < len; ++i) idx[d][i] = ((i - s) % len + len) % len;
+    for (std::int64_t i = 0; i < len; ++i) idx[d][i] = i >= s ? i - s : i - s + len;
   }
   out[0] = gather_axes(x, idx);
 }
@@ -205,8 +205,13 @@ XT_KERNEL(tile) {
   for (auto d : in[0].shape()) padded.push_back(d);
   Array xp = alias(in[0], padded);
   std::vector<std::vector<std::int64_t>> idx(os.size());
-  for (std::size_t d = 0; d < os.size(); ++d)
-    for (std::int64_t i = 0; i < os[d]; ++i) idx[d].push_back(i % padded[d]);
+  for (std::size_t d = 0; d < os.size(); ++d) {
+    idx[d].resize(static_cast<std::size_t>(os[d]));
+    for (std::int64_t i = 0, k = 0; i < os[d]; ++i) {
+      idx[d][i] = k;
+      if (++k == padded[d]) k = 0;
+    }
+  }
   out[0] = gather_axes(xp, idx);
 }
 XT_KERNEL(concat) {
@@ -233,6 +238,8 @@ std::vector<std::vector<std::int64_t>> slice_idx(const Array& x, const Attrs& a)
   std::vector<std::vector<std::int64_t>> idx(static_cast<std::size_t>(x.ndim()));
   for (std::int64_t d = 0; d < x.ndim(); ++d) {
     std::int64_t b = a.ints[d], e = a.ints2[d], s = a.ints3[d];
+    idx[d].reserve(static_cast<std::size_t>(s > 0 ? std::max<std::int64_t>(0, (e - b + s - 1) / s)
+                                                   : std::max<std::int64_t>(0, (b - e - s - 1) / (-s))));
     if (s > 0)
       for (std::int64_t i = b; i < e; i += s) idx[d].push_back(i);
     else
