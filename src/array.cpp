@@ -276,8 +276,7 @@ Plan make_plan(const Array& x, const std::vector<Index>& items) {
         p.slice.ints.push_back(b);
         p.slice.ints2.push_back(e);
         p.slice.ints3.push_back(st);
-        std::int64_t len = st > 0 ? (e > b ? (e - b + st - 1) / st : 0) : (b > e ? (b - e - st - 1) / (-st) : 0);
-        p.result_shape.push_back(len);
+        p.result_shape.push_back(slice_length(b, e, st));
         axis++;
         break;
       }
@@ -453,7 +452,7 @@ void Array::index_put(const std::vector<Index>& items, const Array& value) {
     Shape raw_sel;
     for (std::int64_t d = 0; d < ndim(); ++d) {
       auto b = p.slice.ints[d], e = p.slice.ints2[d], st = p.slice.ints3[d];
-      raw_sel.push_back(st > 0 ? (e > b ? (e - b + st - 1) / st : 0) : (b > e ? (b - e - st - 1) / (-st) : 0));
+      raw_sel.push_back(slice_length(b, e, st));
     }
     Array v = reshape(broadcast_to(value, sel), raw_sel);
     *this = dispatch(OpId::slice_update, {*this, v}, p.slice);

@@ -128,7 +128,7 @@ int m_arange(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
   std::int64_t len;
   if (a.s0.kind == Scalar::Int && a.s1.kind == Scalar::Int && a.s2.kind == Scalar::Int) {
     std::int64_t s = a.s0.i, e = a.s1.i, st = a.s2.i;
-    len = st > 0 ? (e > s ? (e - s + st - 1) / st : 0) : (s > e ? (s - e - st - 1) / (-st) : 0);
+    len = slice_length(s, e, st);
   } else {
     len = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil((stop - start) / step)));
   }
@@ -266,8 +266,7 @@ int m_strided_slice(const char* op, const Array* in, int, const Attrs& a, OutSpe
   for (std::int64_t i = 0; i < r; ++i) {
     auto st = a.ints3[i], b = a.ints[i], e = a.ints2[i];
     if (st == 0) throw ValueError(P(op) + "slice step must not be zero");
-    std::int64_t len = st > 0 ? (e > b ? (e - b + st - 1) / st : 0) : (b > e ? (b - e - st - 1) / (-st) : 0);
-    s.push_back(len);
+    s.push_back(slice_length(b, e, st));
   }
   return one(out, s, in[0].dtype());
 }

@@ -324,7 +324,7 @@ at::Tensor slice_view(at::Tensor t, const Attrs& a, std::vector<int64_t>* flippe
     if (s > 0) {
       t = t.slice(d, b, std::max(b, e), s);
     } else {
-      int64_t len = b > e ? (b - e - s - 1) / (-s) : 0;
+      int64_t len = slice_length(b, e, s);
       if (len == 0) {
         t = t.slice(d, 0, 0);
       } else {

@@ -238,8 +238,7 @@ std::vector<std::vector<std::int64_t>> slice_idx(const Array& x, const Attrs& a)
   std::vector<std::vector<std::int64_t>> idx(static_cast<std::size_t>(x.ndim()));
   for (std::int64_t d = 0; d < x.ndim(); ++d) {
     std::int64_t b = a.ints[d], e = a.ints2[d], s = a.ints3[d];
-    idx[d].reserve(static_cast<std::size_t>(s > 0 ? std::max<std::int64_t>(0, (e - b + s - 1) / s)
-                                                   : std::max<std::int64_t>(0, (b - e - s - 1) / (-s))));
+    idx[d].reserve(static_cast<std::size_t>(slice_length(b, e, s)));
     if (s > 0)
       for (std::int64_t i = b; i < e; i += s) idx[d].push_back(i);
     else

@@ -214,6 +214,11 @@ std::ostream& operator<<(std::ostream& os, const Dims& s);
 
 // Normalize a possibly negative axis against rank; throws IndexError naming op.
 std::int64_t normalize_axis(std::int64_t axis, std::int64_t rank, const char* op);
+// How many elements a normalized slice selects (Python's rules; step != 0).
+constexpr std::int64_t slice_length(std::int64_t start, std::int64_t stop, std::int64_t step) {
+  return step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
+                  : (start > stop ? (start - stop - step - 1) / (-step) : 0);
+}
 // Broadcast two shapes per the standard; throws ValueError naming op and both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op = "broadcast_shapes");
 Shape broadcast_shapes(std::span<const Shape> shapes);
