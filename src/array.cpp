@@ -324,6 +324,48 @@ Array apply_basic(const Array& x, const Plan& p) {
 }
 
 Array getitem(const Array& x, const std::vector<Index>& items) {
+  bool has_arrays = std::any_of(items.begin(), items.end(), [](const Index& i) { return i.kind() == Index::ArrayK; });
+  bool rewrite = has_arrays && std::any_of(items.begin(), items.end(), [](const Index& i) {
+                   return i.kind() == Index::Integer || i.kind() == Index::NewAxisK;
+                 });
+  if (rewrite) {
+    // NumPy's rules, by rewriting: with index arrays present, integers are advanced indices
+    // too (0-d index arrays), and a new axis is a size-1 axis inserted into x first.
+    const Shape& xs = x.shape();
+    std::int64_t r = x.ndim(), consumed = 0;
+    for (auto& it : items) {
+      if (it.kind() == Index::Integer || it.kind() == Index::SliceK) consumed += 1;
+      else if (it.kind() == Index::ArrayK) consumed += is_bool(it.array().dtype()) ? it.array().ndim() : 1;
+    }
+    if (consumed > r)
+      throw IndexError("[index] too many indices for an array of shape " + xs.str() + ": " + std::to_string(consumed) +
+                       " were given");
+    Shape ns;
+    std::vector<Index> it2;
+    std::int64_t axis = 0;
+    for (auto& it : items) {
+      switch (it.kind()) {
+        case Index::Integer:
+          ns.push_back(xs[axis++]);
+          it2.emplace_back(full(Shape{}, Scalar(it.integer()), int64, {}, x.backend()));
+          break;
+        case Index::SliceK: ns.push_back(xs[axis++]), it2.push_back(it); break;
+        case Index::ArrayK: {
+          std::int64_t k = is_bool(it.array().dtype()) ? it.array().ndim() : 1;
+          for (std::int64_t j = 0; j < k; ++j) ns.push_back(xs[axis++]);
+          it2.push_back(it);
+          break;
+        }
+        case Index::EllipsisK:
+          for (std::int64_t j = 0; j < r - consumed; ++j) ns.push_back(xs[axis++]);
+          it2.push_back(it);
+          break;
+        case Index::NewAxisK: ns.push_back(1), it2.emplace_back(Slice()); break;
+      }
+    }
+    while (axis < r) ns.push_back(xs[axis++]);
+    return getitem(reshape(x, ns), it2);
+  }
   Plan p = make_plan(x, items);
   if (!p.has_arrays) return apply_basic(x, p);
   // Advanced indexing: basic part first (array axes kept whole), then a gather.
@@ -381,53 +423,6 @@ Array getitem(const Array& x, const std::vector<Index>& items) {
     for (std::int64_t d = 0; d < nb; ++d) pp.push_back(d);
     for (std::int64_t d = nb + arr_axes[0]; d < g.ndim(); ++d) pp.push_back(d);
     g = permute_dims(g, pp);
-  }
-  // drop axes that came from integer indices (size 1 in y, not array axes)
-  std::vector<bool> is_int_axis(static_cast<std::size_t>(x.ndim()), false);
-  {
-    std::int64_t axis = 0, consumed = 0;
-    for (auto& it : items)
-      if (it.kind() == Index::Integer || it.kind() == Index::SliceK) consumed++;
-      else if (it.kind() == Index::ArrayK) consumed += is_bool(it.array().dtype()) ? it.array().ndim() : 1;
-    for (auto& it : items) {
-      if (it.kind() == Index::Integer) is_int_axis[axis++] = true;
-      else if (it.kind() == Index::SliceK) axis++;
-      else if (it.kind() == Index::ArrayK) axis += is_bool(it.array().dtype()) ? it.array().ndim() : 1;
-      else if (it.kind() == Index::EllipsisK) axis += x.ndim() - consumed;
-    }
-  }
-  bool any_int = std::find(is_int_axis.begin(), is_int_axis.end(), true) != is_int_axis.end();
-  bool any_new = std::any_of(items.begin(), items.end(), [](const Index& i) { return i.kind() == Index::NewAxisK; });
-  if (any_int || any_new) {
-    // Build the final shape: walk g's axes in order, mapping back to x axes.
-    Shape fs;
-    std::vector<std::int64_t> axis_of;  // x axis for each g axis (-1 for broadcast dims)
-    std::vector<std::int64_t> non_arr;
-    for (std::int64_t d = 0; d < x.ndim(); ++d)
-      if (!p.arrays[d].defined()) non_arr.push_back(d);
-    if (adjacent && arr_axes[0] > 0) {
-      for (std::int64_t d = 0; d < arr_axes[0]; ++d) axis_of.push_back(non_arr[d]);
-      for (std::int64_t d = 0; d < nb; ++d) axis_of.push_back(-1);
-      for (std::size_t d = static_cast<std::size_t>(arr_axes[0]); d < non_arr.size(); ++d) axis_of.push_back(non_arr[d]);
-    } else {
-      for (std::int64_t d = 0; d < nb; ++d) axis_of.push_back(-1);
-      for (auto d : non_arr) axis_of.push_back(d);
-    }
-    for (std::size_t k = 0; k < axis_of.size(); ++k)
-      if (axis_of[k] < 0 || !is_int_axis[axis_of[k]]) fs.push_back(g.shape()[k]);
-    if (any_new) {
-      // new axes are placed after the broadcast dims, in order of appearance (NumPy-like
-      // for the common cases x[idx, None] and x[None, idx])
-      std::int64_t lead = 0;
-      for (auto& it : items) {
-        if (it.kind() != Index::NewAxisK) break;
-        lead++;
-      }
-      std::int64_t total_new = std::count_if(items.begin(), items.end(), [](const Index& i) { return i.kind() == Index::NewAxisK; });
-      for (std::int64_t k = 0; k < lead; ++k) fs.insert(0, 1);
-      for (std::int64_t k = lead; k < total_new; ++k) fs.push_back(1);
-    }
-    g = reshape(g, fs);
   }
   return g;
 }

@@ -237,6 +237,18 @@ TEST_P(Core, AdvancedIndexing) {
   auto m1 = x.index({1, ivy::asarray({-1, 0})});
   EXPECT_EQ(V<std::int64_t>(m1), (std::vector<std::int64_t>{7, 4}));
   EXPECT_THROW(x.index({ivy::asarray({3})}), ivy::IndexError);
+  // mixed with integers and new axes (expected shapes and values from NumPy 1.24)
+  auto y = ivy::reshape(ivy::arange(24, std::nullopt, 1, ivy::int64), {2, 3, 4});
+  auto i01 = ivy::asarray({0, 1});
+  EXPECT_EQ(y.index({i01, ivy::None}).shape(), (ivy::Shape{2, 1, 3, 4}));
+  EXPECT_EQ(y.index({ivy::None, ivy::asarray({1, 0})}).shape(), (ivy::Shape{1, 2, 3, 4}));
+  auto nonadj = y.index({0, ivy::Slice(), i01});  // integer + array apart: broadcast dims first
+  EXPECT_EQ(nonadj.shape(), (ivy::Shape{2, 3}));
+  EXPECT_EQ(V<std::int64_t>(nonadj), (std::vector<std::int64_t>{0, 4, 8, 1, 5, 9}));
+  EXPECT_EQ(y.index({ivy::Slice(), ivy::None, ivy::asarray({1, 2})}).shape(), (ivy::Shape{2, 1, 2, 4}));
+  EXPECT_EQ(V<std::int64_t>(y.index({1, ivy::asarray({2, 0}), 3})), (std::vector<std::int64_t>{23, 15}));
+  EXPECT_EQ(y.index({ivy::Slice(), ivy::asarray(std::vector<bool>{true, false, true})}).shape(), (ivy::Shape{2, 2, 4}));
+  EXPECT_THROW(y.index({0, 0, 0, i01}), ivy::IndexError);
 }
 
 TEST_P(Core, IndexedAssignment) {
