@@ -285,6 +285,25 @@ def gen_binary():
                 check = {"zero_sign": True} if name in ZERO_SIGN_BINARY else None
                 add_case(name, [a, b], f(a, b), check=check)
 
+    # floor_divide/remainder near quotient boundaries, compared exactly: a = k*b nudged by a
+    # few ulps either way, |a| << |b| and |a| >> |b|, all sign combinations (the kernels take a
+    # fast path and must agree with NumPy's fmod-based definition bit for bit)
+    for dt in (F64, F32):
+        n = 600
+        b = (RNG.uniform(0.05, 40.0, n) * RNG.choice([-1.0, 1.0], n)).astype(dt)
+        k = RNG.integers(-1000, 1000, n).astype(dt)
+        a = (k * b).astype(dt)
+        steps = RNG.integers(-3, 4, n)
+        for _ in range(3):  # up to 3 ulps away from k*b
+            a = np.where(steps > 0, np.nextafter(a, dt(np.inf)), np.where(steps < 0, np.nextafter(a, dt(-np.inf)), a))
+            steps = steps - np.sign(steps)
+        tiny = (RNG.uniform(1e-12, 1e-6, 100) * RNG.choice([-1.0, 1.0], 100)).astype(dt)
+        big = (RNG.uniform(1e6, 1e9, 100) * RNG.choice([-1.0, 1.0], 100)).astype(dt)
+        a = np.concatenate([a, tiny, big, np.array([1.0, -1.0, 7.0, -7.0], dt)])
+        b = np.concatenate([b, big[::-1] / 1e3, tiny[::-1] * 1e3 + 1.0, np.array([0.1, 0.1, -0.7, 0.7], dt)])
+        for name in ("floor_divide", "remainder"):
+            add_case(name, [a, b], BINARY[name](a, b), check={"rtol": 0.0, "atol": 0.0, "zero_sign": True})
+
     # integer arithmetic and comparisons, several dtypes (and a mixed one)
     int_ops = ["add", "subtract", "multiply", "floor_divide", "remainder", "pow", "maximum", "minimum", "equal",
                "not_equal", "greater", "greater_equal", "less", "less_equal"]

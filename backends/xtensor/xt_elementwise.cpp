@@ -1,6 +1,6 @@
-// xtensor backend: the elementwise functions, as xtensor expressions (xt:: math
-// functions where xtensor has them, lambda xfunctions elsewhere; broadcasting is
-// xtensor's).
+// xtensor backend: the elementwise functions. Each is one scalar functor (the C++ math
+// functions xtensor's own xt:: functions apply, or our NumPy-exact helpers); broadcasting
+// operands are evaluated as xtensor lambda xfunctions, contiguous ones with a plain loop.
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -14,27 +14,52 @@
 namespace ivy::xtb {
 namespace {
 
-// Elementwise results have the shape of the (broadcast) inputs. When no broadcasting is
-// needed the kernels evaluate over rank-1 adaptors: a fixed-rank xtensor adaptor is built
-// without touching dynamic shape/stride storage, which is most of the per-call cost at small
-// sizes. Broadcasting inputs take the N-d path.
-template <class T>
-auto flat(const Array& a) {
-  auto n = static_cast<std::size_t>(a.size());
-  return xt::adapt(ptr<T>(a), n, xt::no_ownership(), std::array<std::size_t, 1>{n});
-}
 // x itself when it already has dtype d (no handle copy), else a cast kept in `tmp`.
 inline const Array& as_dtype(const Array& x, DType d, Array& tmp) {
   if (x.dtype() == d) return x;
   tmp = cast(x, d);
   return tmp;
 }
-template <class T, class E>
-Array eval_flat(const Shape& s, DType d, E&& expr) {
+// Contiguous inputs of the result's shape (and one-element operands of binary functions)
+// are evaluated with a plain loop over the same scalar functor the xtensor expression
+// would apply: for rank-1 contiguous data that is the loop xtensor's assignment compiles
+// to, without building the expression and its adaptors on every call (the per-call cost
+// that dominates small arrays). Everything that broadcasts goes through xtensor.
+template <class U, class T, class F>
+Array loop1(const Shape& s, DType d, const Array& x, F f) {
   Array out = alloc(s, d);
-  auto v = flat<T>(out);
-  xt::noalias(v) = std::forward<E>(expr);
+  U* __restrict o = ptr<U>(out);
+  const T* __restrict p = ptr<T>(x);
+  const std::int64_t n = out.size();
+  for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i]);
   return out;
+}
+// mode: 0 both full, 1 second operand is one element, 2 first operand is one element.
+template <class U, class T, class F>
+Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
+  Array out = alloc(s, d);
+  U* __restrict o = ptr<U>(out);
+  const T* p = ptr<T>(x1);
+  const T* q = ptr<T>(x2);
+  const std::int64_t n = out.size();
+  if (mode == 0) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], q[i]);
+  } else if (mode == 1) {
+    const T b = q[0];
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], b);
+  } else {
+    const T a = p[0];
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(a, q[i]);
+  }
+  return out;
+}
+// Which loop a binary function can use (-1: broadcasting, take xtensor's path).
+inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
+  const bool f1 = x1.shape() == s, f2 = x2.shape() == s;
+  if (f1 && f2) return 0;
+  if (f1 && x2.size() == 1) return 1;
+  if (f2 && x1.size() == 1) return 2;
+  return -1;
 }
 
 template <class T> inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
@@ -111,6 +136,42 @@ template <class T> T s_floordiv(T a, T b) {
     }
   }
 }
+// floor_divide/remainder follow NumPy's fmod-based definitions exactly. fmod is slow, so
+// the common case takes floor(a / b) and checks it with an exact remainder: a - q*b is
+// computed exactly (float: in double; double: with a fused multiply-add), and q is the
+// true floor iff that remainder lies in [0, b) (or (b, 0] for negative b). Within
+// |q| < 2^(digits-1) the exact floor is also NumPy's result. Anything else (zero, inf, NaN
+// operands, huge quotients, rounding at the boundary) takes the exact path.
+template <class T> bool fast_floor_quot(T a, T b, T& q, T& r) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    q = std::floor(a / b);
+    constexpr T lim = static_cast<T>(std::uint64_t(1) << (std::numeric_limits<T>::digits - 1));
+    if (!(std::fabs(q) < lim)) return false;
+    if constexpr (std::is_same_v<T, float>) r = static_cast<T>(static_cast<double>(a) - static_cast<double>(q) * static_cast<double>(b));
+    else r = std::fma(-q, b, a);
+    return b > 0 ? (r >= 0 && r < b) : (b < 0 && r <= 0 && r > b);
+  } else {
+    return false;
+  }
+}
+template <class T> T s_floordiv_fast(T a, T b) {
+  if constexpr (is_realf_v<T>) {
+    T q, r;
+    if (fast_floor_quot(a, b, q, r)) return q;
+  }
+  return s_floordiv(a, b);
+}
+template <class T> T s_remainder(T a, T b);
+template <class T> T s_remainder_fast(T a, T b) {
+  if constexpr (is_realf_v<T>) {
+    T q, r;
+    // float: a - q*b is exact in double unless |a| << |b| (then q = -1 gives a + b, which
+    // may need more than 53 bits; NumPy rounds that sum once, so take the exact path).
+    bool exact = !std::is_same_v<T, float> || !(std::fabs(a) < std::fabs(b) * T(0x1p-28));
+    if (exact && fast_floor_quot(a, b, q, r)) return r == 0 ? std::copysign(T(0), b) : r;
+  }
+  return s_remainder(a, b);
+}
 template <class T> T s_remainder(T a, T b) {
   if constexpr (is_realf_v<T>) {
     if (b == 0 || std::isnan(a) || std::isnan(b) || std::isinf(a)) return std::numeric_limits<T>::quiet_NaN();
@@ -182,17 +243,15 @@ template <class T> T s_logaddexp(T a, T b) {
   T m = std::max(a, b);
   return m + std::log1p(std::exp(-std::abs(a - b)));
 }
+// NaN propagates (a NaN `a` fails the comparison and is kept; a NaN `b` is picked by
+// b != b); branch-free so the loops vectorize.
 template <class T> T s_maximum(T a, T b) {
-  if constexpr (is_realf_v<T>) {
-    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
-  }
-  return a < b ? b : a;
+  if constexpr (is_realf_v<T>) return (a < b || b != b) ? b : a;
+  else return a < b ? b : a;
 }
 template <class T> T s_minimum(T a, T b) {
-  if constexpr (is_realf_v<T>) {
-    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
-  }
-  return b < a ? b : a;
+  if constexpr (is_realf_v<T>) return (b < a || b != b) ? b : a;
+  else return b < a ? b : a;
 }
 template <class T> bool truthy(T v) {
   if constexpr (is_cplx_v<T>) return v != T(0);
@@ -270,7 +329,7 @@ template <class T> using bool_t = bool;
     const Array& x = as_dtype(in[0], d, tmp);                                                    \
     visit_float(d, [&](auto tag) {                                                               \
       using T = typename decltype(tag)::type;                                                    \
-      out[0] = eval_flat<T>(spec[0].shape, d, xt::xtfn(flat<T>(x)));                             \
+      out[0] = loop1<T, T>(spec[0].shape, d, x, [](T v) { using std::xtfn; return xtfn(v); });   \
     });                                                                                          \
   }
 UNARY_XT(acos, acos)
@@ -299,7 +358,7 @@ UNARY_XT(tanh, tanh)
     VISIT_IF(VIS, cd, COND, #name, {                                                               \
       using U = OUT<T>;                                                                            \
       auto f = [](T v) -> U { return static_cast<U>(EXPR); };                                      \
-      out[0] = eval_flat<U>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), flat<T>(x))); \
+      out[0] = loop1<U, T>(spec[0].shape, spec[0].dtype, x, f);                                    \
     });                                                                                            \
   }
 #define D_OUT spec[0].dtype
@@ -337,9 +396,9 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
     VISIT_IF(VIS, cd, COND, #name, {                                                                \
       using U = OUT<T>;                                                                             \
       auto f = [](T a, T b) -> U { return static_cast<U>(EXPR); };                                  \
-      if (x1.shape() == spec[0].shape && x2.shape() == spec[0].shape)                               \
-        out[0] = eval_flat<U>(spec[0].shape, spec[0].dtype,                                         \
-                              xt::make_lambda_xfunction(std::move(f), flat<T>(x1), flat<T>(x2)));   \
+      int mode = loop_mode(x1, x2, spec[0].shape);                                                  \
+      if (mode >= 0)                                                                                \
+        out[0] = loop2<U, T>(spec[0].shape, spec[0].dtype, x1, x2, mode, f);                        \
       else                                                                                          \
         out[0] = eval<U>(spec[0].shape, spec[0].dtype,                                              \
                          xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));        \
@@ -375,8 +434,8 @@ BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
 BINARY_FN(bitwise_left_shift, visit, D_OUT, is_int_v<T>, same_t, s_lshift(a, b))
 BINARY_FN(bitwise_right_shift, visit, D_OUT, is_int_v<T>, same_t, s_rshift(a, b))
-BINARY_FN(floor_divide, visit, D_OUT, real_v<T>, same_t, s_floordiv(a, b))
-BINARY_FN(remainder, visit, D_OUT, real_v<T>, same_t, s_remainder(a, b))
+BINARY_FN(floor_divide, visit, D_OUT, real_v<T>, same_t, s_floordiv_fast(a, b))
+BINARY_FN(remainder, visit, D_OUT, real_v<T>, same_t, s_remainder_fast(a, b))
 BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
 BINARY_FN(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
 BINARY_FN(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))

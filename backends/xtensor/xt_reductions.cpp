@@ -20,9 +20,13 @@ std::vector<std::size_t> red_axes(const Array& x, const Attrs& a) {
   std::sort(ax.begin(), ax.end());
   return ax;
 }
-Dims red_dims(const Array& x, const Attrs& a) {
+Dims red_dims(const Array& x, const Attrs& a) {  // no heap: Dims is fixed-capacity
   Dims d;
-  for (auto v : red_axes(x, a)) d.push_back(static_cast<std::int64_t>(v));
+  if (a.has_axes)
+    for (auto v : a.axes) d.push_back(v);
+  else
+    for (std::int64_t i = 0; i < x.ndim(); ++i) d.push_back(i);
+  std::sort(d.begin(), d.end());
   return d;
 }
 Shape squeezed(const Array& x, const std::vector<std::size_t>& ax) {
@@ -83,12 +87,16 @@ void minmax(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
       fail(IsMax ? "max" : "min", "complex inputs are not ordered");
     } else {
       out[0] = rows<T, T>(in[0], red_dims(in[0], a), spec[0], [](const T* r, std::int64_t len) {
+        // NaN never wins a comparison, so scan branch-free and report a NaN at the end.
         T best = r[0];
+        bool nan = false;
         for (std::int64_t i = 0; i < len; ++i) {
-          if constexpr (std::is_floating_point_v<T>)
-            if (std::isnan(r[i])) return r[i];
-          if (IsMax ? (r[i] > best) : (r[i] < best)) best = r[i];
+          const T v = r[i];
+          if constexpr (std::is_floating_point_v<T>) nan |= v != v;
+          best = (IsMax ? (v > best) : (v < best)) ? v : best;
         }
+        if constexpr (std::is_floating_point_v<T>)
+          if (nan) return std::numeric_limits<T>::quiet_NaN();
         return best;
       });
     }
@@ -102,10 +110,14 @@ void allany(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   visit(in[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     out[0] = rows<T, bool>(in[0], red_dims(in[0], a), spec[0], [](const T* r, std::int64_t len) {
-      for (std::int64_t i = 0; i < len; ++i) {
-        bool t = r[i] != T{};
-        if (IsAll && !t) return false;
-        if (!IsAll && t) return true;
+      // Branch-free counts over chunks (they vectorize), stopping after the deciding chunk.
+      constexpr std::int64_t kChunk = 512;
+      for (std::int64_t s = 0; s < len; s += kChunk) {
+        const std::int64_t e = std::min(len, s + kChunk);
+        std::int64_t c = 0;
+        for (std::int64_t i = s; i < e; ++i) c += r[i] != T{};
+        if (IsAll && c != e - s) return false;
+        if (!IsAll && c) return true;
       }
       return IsAll;
     });
@@ -155,11 +167,20 @@ void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
       // first occurrence of the extreme; the first NaN wins (as NumPy does)
       out[0] = rows<T, std::int64_t>(x, axes, spec[0], [](const T* r, std::int64_t len) {
         std::int64_t bi = 0;
-        for (std::int64_t i = 0; i < len; ++i) {
-          if constexpr (std::is_floating_point_v<T>)
-            if (std::isnan(r[i])) return i;
-          if (IsMax ? (r[i] > r[bi]) : (r[i] < r[bi])) bi = i;
+        T best = r[0];
+        bool nan = false;
+        for (std::int64_t i = 1; i < len; ++i) {
+          const T v = r[i];
+          if constexpr (std::is_floating_point_v<T>) nan |= v != v;
+          if (IsMax ? (v > best) : (v < best)) {
+            best = v;
+            bi = i;
+          }
         }
+        if constexpr (std::is_floating_point_v<T>)
+          if (nan || best != best)
+            for (std::int64_t i = 0; i < len; ++i)
+              if (std::isnan(r[i])) return i;
         return bi;
       });
     }

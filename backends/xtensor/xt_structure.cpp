@@ -88,6 +88,12 @@ XT_KERNEL(linspace) {
     T* p = ptr<T>(out[0]);
     std::complex<double> s = a.s0.c, e = a.s1.c;
     double div = a.b0 ? static_cast<double>(num - 1) : static_cast<double>(num);
+    if constexpr (!is_cplx_v<T> && !std::is_same_v<T, bool>) {  // real endpoints: real arithmetic
+      const double s0 = s.real(), step = div > 0 ? (e.real() - s.real()) / div : 0.0;
+      for (std::int64_t i = 0; i < num; ++i) p[i] = static_cast<T>(s0 + step * static_cast<double>(i));
+      if (a.b0 && num > 1) p[num - 1] = static_cast<T>(e.real());
+      return;
+    }
     for (std::int64_t i = 0; i < num; ++i) {
       std::complex<double> v = (a.b0 && num > 1 && i == num - 1) ? e : (div > 0 ? s + (e - s) * (static_cast<double>(i) / div) : s);
       if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(v.real()), static_cast<real_t<T>>(v.imag()));
@@ -109,11 +115,13 @@ XT_KERNEL(eye) {
 template <class Dist>
 void fill_random(Array& out, Dist dist) {
   std::lock_guard<std::mutex> lock(rng_mutex());
+  std::mt19937_64& g = rng();
   visit(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = ptr<T>(out);
-    for (std::int64_t i = 0; i < out.size(); ++i) {
-      auto v = dist(rng());
+    const std::int64_t n = out.size();
+    for (std::int64_t i = 0; i < n; ++i) {
+      auto v = dist(g);
       if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(v), 0);
       else p[i] = static_cast<T>(v);
     }
@@ -162,41 +170,87 @@ XT_KERNEL(flip) {
   for (auto ax : a.axes) std::reverse(idx[ax].begin(), idx[ax].end());
   out[0] = gather_axes(in[0], idx);
 }
+// Rolls and repeats move whole blocks: with the array seen as [outer, len, inner] around
+// the axis, every block of `inner` elements is copied in one piece.
+struct AxisBlocks {
+  std::int64_t outer = 1, len = 1, inner = 1;
+};
+AxisBlocks blocks_around(const Shape& s, std::int64_t axis) {
+  AxisBlocks b;
+  for (std::int64_t d = 0; d < static_cast<std::int64_t>(s.size()); ++d) {
+    if (d < axis) b.outer *= s[d];
+    else if (d == axis) b.len = s[d];
+    else b.inner *= s[d];
+  }
+  return b;
+}
+// dst = src rolled by `shift` (0 < shift < len) along the middle axis.
+void roll_blocks(const unsigned char* src, unsigned char* dst, const AxisBlocks& b, std::int64_t shift, std::size_t sz) {
+  const std::size_t row = static_cast<std::size_t>(b.len * b.inner) * sz;
+  const std::size_t head = static_cast<std::size_t>((b.len - shift) * b.inner) * sz;  // moves to the back
+  for (std::int64_t o = 0; o < b.outer; ++o) {
+    const unsigned char* s = src + static_cast<std::size_t>(o) * row;
+    unsigned char* d = dst + static_cast<std::size_t>(o) * row;
+    std::memcpy(d + (row - head), s, head);
+    std::memcpy(d, s + head, row - head);
+  }
+}
 XT_KERNEL(roll) {
   const Array& x = in[0];
-  if (!a.has_axes) {
-    Array flat = alias(x, Shape{x.size()});
-    auto idx = identity_idx(flat.shape());
-    std::int64_t n_ = x.size();
-    if (n_) {
-      std::int64_t s = ((a.ints[0] % n_) + n_) % n_;
-      for (std::int64_t i = 0; i < n_; ++i) idx[0][i] = i >= s ? i - s : i - s + n_;
-    }
-    out[0] = alias(gather_axes(flat, idx), x.shape());
-    return;
-  }
-  auto idx = identity_idx(x.shape());
-  std::vector<std::int64_t> shift(static_cast<std::size_t>(x.ndim()), 0);
-  for (std::size_t i = 0; i < a.axes.size(); ++i) shift[a.axes[i]] += a.ints[i];
-  for (std::int64_t d = 0; d < x.ndim(); ++d) {
-    std::int64_t len = x.shape()[d];
-    if (!len) continue;
+  const std::size_t sz = itemsize(x.dtype());
+  // One (axis, shift) per rolled axis of the array viewed as `shape` (flattened without axes).
+  Shape shape = a.has_axes ? x.shape() : Shape{x.size()};
+  std::vector<std::int64_t> shift(static_cast<std::size_t>(shape.size()), 0);
+  if (a.has_axes)
+    for (std::size_t i = 0; i < a.axes.size(); ++i) shift[a.axes[i]] += a.ints[i];
+  else
+    shift[0] = a.ints[0];
+  Array cur = x;
+  bool copied = false;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    std::int64_t len = shape[d];
+    if (len <= 1 || x.size() == 0) continue;
     std::int64_t s = ((shift[d] % len) + len) % len;
-    for (std::int64_t i = 0; i < len; ++i) idx[d][i] = i >= s ? i - s : i - s + len;
+    if (!s) continue;
+    Array next = alloc(x.shape(), x.dtype());
+    roll_blocks(static_cast<const unsigned char*>(raw(cur)), static_cast<unsigned char*>(raw(next)),
+                blocks_around(shape, static_cast<std::int64_t>(d)), s, sz);
+    cur = std::move(next);
+    copied = true;
   }
-  out[0] = gather_axes(x, idx);
+  out[0] = copied ? cur : contiguous_copy(x);
+}
+// Copies `count` elements of `sz` bytes from src to dst `times` times in a row.
+void repeat_block(unsigned char* dst, const unsigned char* src, std::size_t bytes, std::int64_t times, std::size_t sz) {
+  if (bytes == sz) {  // one element: typed fill
+    switch (sz) {
+      case 1: std::fill_n(dst, times, *src); return;
+      case 2: { std::uint16_t v; std::memcpy(&v, src, 2); std::fill_n(reinterpret_cast<std::uint16_t*>(dst), times, v); return; }
+      case 4: { std::uint32_t v; std::memcpy(&v, src, 4); std::fill_n(reinterpret_cast<std::uint32_t*>(dst), times, v); return; }
+      case 8: { std::uint64_t v; std::memcpy(&v, src, 8); std::fill_n(reinterpret_cast<std::uint64_t*>(dst), times, v); return; }
+      default: break;
+    }
+  }
+  for (std::int64_t k = 0; k < times; ++k) std::memcpy(dst + static_cast<std::size_t>(k) * bytes, src, bytes);
 }
 XT_KERNEL(repeat) {
-  Array x = a.has_axes && in[0].ndim() ? in[0] : alias(in[0], Shape{in[0].size()});
-  std::int64_t ax = a.has_axes && in[0].ndim() ? a.i0 : 0;
-  auto idx = identity_idx(x.shape());
-  std::vector<std::int64_t> l;
-  for (std::int64_t i = 0; i < x.shape()[ax]; ++i) {
-    std::int64_t r = a.ints.size() == 1 ? a.ints[0] : a.ints[i];
-    for (std::int64_t k = 0; k < r; ++k) l.push_back(i);
-  }
-  idx[ax] = std::move(l);
-  out[0] = alias(gather_axes(x, idx), spec[0].shape);
+  const bool along = a.has_axes && in[0].ndim();
+  const Array& x = in[0];
+  const Shape shape = along ? x.shape() : Shape{x.size()};
+  const std::int64_t ax = along ? a.i0 : 0;
+  const std::size_t sz = itemsize(x.dtype());
+  out[0] = alloc(spec[0].shape, x.dtype());
+  AxisBlocks b = blocks_around(shape, ax);
+  const std::size_t bytes = static_cast<std::size_t>(b.inner) * sz;
+  const auto* src = static_cast<const unsigned char*>(raw(x));
+  auto* dst = static_cast<unsigned char*>(raw(out[0]));
+  if (!bytes) return;
+  for (std::int64_t o = 0; o < b.outer; ++o)
+    for (std::int64_t i = 0; i < b.len; ++i, src += bytes) {
+      std::int64_t r = a.ints.size() == 1 ? a.ints[0] : a.ints[static_cast<std::size_t>(i)];
+      repeat_block(dst, src, bytes, r, sz);
+      dst += static_cast<std::size_t>(r) * bytes;
+    }
 }
 XT_KERNEL(tile) {
   const Shape& os = spec[0].shape;
@@ -373,6 +427,15 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
       fail("sort", "complex inputs are not ordered");
     } else {
       const T* p = ptr<T>(xr);
+      if (want_values) {  // values sort in place, no index indirection
+        T* r = ptr<T>(res);
+        std::copy(p, p + outer * len, r);
+        for (std::int64_t o = 0; o < outer; ++o) {
+          if (a.b0) std::stable_sort(r + o * len, r + (o + 1) * len, [](T u, T v) { return lt(v, u); });
+          else std::stable_sort(r + o * len, r + (o + 1) * len, [](T u, T v) { return lt(u, v); });
+        }
+        return;
+      }
       std::vector<std::int64_t> order(static_cast<std::size_t>(len));
       for (std::int64_t o = 0; o < outer; ++o) {
         const T* row = p + o * len;
