@@ -217,22 +217,27 @@ template <class T> T s_pow(T a, T b) {
     return static_cast<T>(r);
   }
 }
+// Shifts past the width give 0 (left) or the sign fill (right); negative counts count as
+// past the width. Branch-free (the count is clamped) so the loops vectorize.
 template <class T> T s_lshift(T a, T b) {
   if constexpr (is_int_v<T>) {
-    if (b < 0 || static_cast<std::uint64_t>(b) >= sizeof(T) * 8) return 0;
     using UT = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<UT>(static_cast<UT>(a) << b));
+    constexpr std::uint64_t bits = sizeof(T) * 8;
+    const std::uint64_t sh = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(b));
+    const bool in_range = !(b < 0) && sh < bits;
+    const UT r = static_cast<UT>(static_cast<UT>(a) << (sh & (bits - 1)));
+    return in_range ? static_cast<T>(r) : T(0);
   } else {
     return a;
   }
 }
 template <class T> T s_rshift(T a, T b) {
   if constexpr (is_int_v<T>) {
-    if (b < 0 || static_cast<std::uint64_t>(b) >= sizeof(T) * 8) {
-      if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
-      else return 0;
-    }
-    return static_cast<T>(a >> b);
+    constexpr std::uint64_t bits = sizeof(T) * 8;
+    const std::uint64_t sh = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(b));
+    const bool in_range = !(b < 0) && sh < bits;
+    if constexpr (std::is_signed_v<T>) return static_cast<T>(a >> (in_range ? sh : bits - 1));
+    else return in_range ? static_cast<T>(a >> (sh & (bits - 1))) : T(0);
   } else {
     return a;
   }
@@ -246,11 +251,11 @@ template <class T> T s_logaddexp(T a, T b) {
 // NaN propagates (a NaN `a` fails the comparison and is kept; a NaN `b` is picked by
 // b != b); branch-free so the loops vectorize.
 template <class T> T s_maximum(T a, T b) {
-  if constexpr (is_realf_v<T>) return (a < b || b != b) ? b : a;
+  if constexpr (is_realf_v<T>) return ((a < b) | (b != b)) ? b : a;
   else return a < b ? b : a;
 }
 template <class T> T s_minimum(T a, T b) {
-  if constexpr (is_realf_v<T>) return (b < a || b != b) ? b : a;
+  if constexpr (is_realf_v<T>) return ((b < a) | (b != b)) ? b : a;
   else return b < a ? b : a;
 }
 template <class T> bool truthy(T v) {

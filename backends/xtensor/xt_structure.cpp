@@ -127,14 +127,38 @@ void fill_random(Array& out, Dist dist) {
     }
   });
 }
+// 53 random bits -> a double in [0, 1) (one draw of the 64-bit engine).
+inline double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+// Normal variates by Marsaglia's polar method, using both values of each accepted pair.
+struct Polar {
+  double mean, sd;
+  bool has_spare = false;
+  double spare = 0;
+  double operator()(std::mt19937_64& g) {
+    if (has_spare) {
+      has_spare = false;
+      return mean + sd * spare;
+    }
+    double u, v, q;
+    do {
+      u = 2.0 * unit(g) - 1.0;
+      v = 2.0 * unit(g) - 1.0;
+      q = u * u + v * v;
+    } while (q >= 1.0 || q == 0.0);
+    const double m = std::sqrt(-2.0 * std::log(q) / q);
+    spare = v * m;
+    has_spare = true;
+    return mean + sd * u * m;
+  }
+};
 XT_KERNEL(random_uniform) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
   double lo = a.s0.d, hi = a.s1.d;
-  fill_random(out[0], [lo, hi](std::mt19937_64& g) { return lo + (hi - lo) * std::generate_canonical<double, 53>(g); });
+  fill_random(out[0], [lo, hi](std::mt19937_64& g) { return lo + (hi - lo) * unit(g); });
 }
 XT_KERNEL(random_normal) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
-  std::normal_distribution<double> nd(a.s0.d, a.s1.d);
+  Polar nd{a.s0.d, a.s1.d};
   fill_random(out[0], [&nd](std::mt19937_64& g) { return nd(g); });
 }
 XT_KERNEL(randint) {
@@ -518,7 +542,15 @@ XT_KERNEL(isin) {
   visit(c, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = ptr<T>(x1);
-    if constexpr (is_cplx_v<T>) {
+    if (is_cplx_v<T> || x2.size() <= 32) {  // small test sets: a branch-free scan beats sorting
+      const T* q = ptr<T>(x2);
+      const std::int64_t m = x2.size();
+      for (std::int64_t i = 0; i < x1.size(); ++i) {
+        bool f = false;
+        for (std::int64_t j = 0; j < m; ++j) f |= p[i] == q[j];
+        o[i] = f != a.b0;
+      }
+    } else if constexpr (is_cplx_v<T>) {
       const T* q = ptr<T>(x2);
       for (std::int64_t i = 0; i < x1.size(); ++i) {
         bool f = false;
