@@ -391,7 +391,7 @@ void register_torch_rest() {
   TB(bitwise_and, i2, i, j, at::bitwise_and(x1, x2)) TB(bitwise_or, i2, i, j, at::bitwise_or(x1, x2))
   TB(bitwise_xor, i2, i, j, at::bitwise_xor(x1, x2)) TB(bitwise_left_shift, i2, i, j, at::bitwise_left_shift(x1, x2))
   TB(bitwise_right_shift, i2, i, j, at::bitwise_right_shift(x1, x2)) TB(copysign, f2, a, b, at::copysign(x1, x2))
-  TB(floor_divide, f2, a, b, at::floor(at::div(x1, x2))) TB(greater_equal, f2, a, b, at::ge(x1, x2))
+  TB(floor_divide, f2, a, b, at::div(x1, x2, "floor")) TB(greater_equal, f2, a, b, at::ge(x1, x2))
   TB(less_equal, f2, a, b, at::le(x1, x2)) TB(logaddexp, f2, a, b, at::logaddexp(x1, x2))
   TB(logical_and, f2, a, b, at::logical_and(x1, x2)) TB(logical_or, f2, a, b, at::logical_or(x1, x2))
   TB(logical_xor, f2, a, b, at::logical_xor(x1, x2)) TB(nextafter, f2, a, b, at::nextafter(x1, x2))

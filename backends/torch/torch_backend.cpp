@@ -12,22 +12,11 @@
 namespace ivy::torch {
 
 namespace {
-// NumPy's fmod-based floor division and modulus for floating tensors: the floor of the
-// exact quotient (at::floor(a / b) floors the rounded quotient, one off near integers), the
-// remainder with the divisor's sign, NumPy's signs of zero and its b == 0 results.
-std::pair<at::Tensor, at::Tensor> np_divmod(const at::Tensor& a, const at::Tensor& b) {
-  at::Tensor mod = at::fmod(a, b);
-  at::Tensor div = at::div(at::sub(a, mod), b);
-  at::Tensor fix = at::logical_and(at::ne(mod, 0), at::ne(at::lt(b, 0), at::lt(mod, 0)));
-  mod = at::where(fix, at::add(mod, b), mod);
-  div = at::where(fix, at::sub(div, 1), div);
-  mod = at::where(at::eq(mod, 0), at::copysign(at::zeros_like(mod), b), mod);
-  at::Tensor fl = at::floor(div);
-  fl = at::where(at::gt(at::sub(div, fl), 0.5), at::add(fl, 1), fl);
-  at::Tensor q = at::div(a, b);
-  fl = at::where(at::eq(div, 0), at::copysign(at::zeros_like(fl), q), fl);
-  fl = at::where(at::eq(b, 0), q, fl);
-  return {fl, mod};
+// at::remainder is fmod-based like NumPy's, but a zero result keeps the dividend's sign
+// where NumPy gives it the divisor's.
+at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) {
+  at::Tensor r = at::remainder(a, b);
+  return at::where(at::eq(r, 0), at::copysign(r, b), r);
 }
 }  // namespace
 
@@ -86,7 +75,9 @@ B(bitwise_xor, at::bitwise_xor(x1, x2))
 B(copysign, at::copysign(x1, x2))
 B(divide, at::div(x1, x2))
 B(equal, at::eq(x1, x2))
-B(floor_divide, x1.is_floating_point() ? np_divmod(x1, x2).first : at::div(x1, x2, "floor"))
+// rounding_mode "floor" floors the exact quotient (fmod-based, as NumPy); at::floor(a / b)
+// would floor the rounded quotient.
+B(floor_divide, at::div(x1, x2, "floor"))
 B(greater, at::gt(x1, x2))
 B(greater_equal, at::ge(x1, x2))
 B(hypot, at::hypot(x1, x2))
@@ -102,7 +93,7 @@ B(multiply, at::mul(x1, x2))
 B(nextafter, at::nextafter(x1, x2))
 B(not_equal, at::ne(x1, x2))
 B(pow, at::pow(x1, x2))
-B(remainder, x1.is_floating_point() ? np_divmod(x1, x2).second : at::remainder(x1, x2))
+B(remainder, x1.is_floating_point() ? np_remainder(x1, x2) : at::remainder(x1, x2))
 B(subtract, at::sub(x1, x2))
 B(matmul, at::matmul(x1, x2))
 #undef U
