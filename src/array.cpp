@@ -46,7 +46,9 @@ Scalar Array::item_scalar() const {
   if (size() != 1) throw ValueError("[item] needs an array with exactly one element, got shape " + shape().str());
   DType d = dtype();
   if (is_bool(d)) return Scalar(item<bool>());
-  if (is_unsigned_int(d)) return Scalar(static_cast<std::int64_t>(item<std::uint64_t>()));
+  // uint64 keeps its bits in Scalar::i and its value in Scalar::d; narrower unsigned types
+  // read exactly through int64 (a backend without uint64 can still read them).
+  if (d == uint64) return Scalar(item<std::uint64_t>());
   if (is_integer(d)) return Scalar(item<std::int64_t>());
   if (is_complex(d)) return Scalar(item<std::complex<double>>());
   return Scalar(item<double>());
@@ -92,8 +94,10 @@ std::ostream& operator<<(std::ostream& os, const Array& a) {
   std::vector<std::uint64_t> uv;
   if (is_complex(d)) {
     for (auto c : a.to_vector<std::complex<double>>()) re.push_back(c.real()), im.push_back(c.imag());
-  } else if (is_unsigned_int(d)) {
+  } else if (d == uint64) {
     uv = a.to_vector<std::uint64_t>();
+  } else if (is_unsigned_int(d)) {
+    for (auto v : a.to_vector<std::int64_t>()) uv.push_back(static_cast<std::uint64_t>(v));
   } else if (is_integer(d) || is_bool(d)) {
     iv = a.to_vector<std::int64_t>();
   } else {

@@ -300,6 +300,77 @@ TEST_P(Core, Random) {
   EXPECT_EQ(ivy::max(r).item<std::int64_t>(), 3);
 }
 
+// Regressions found by the Python property tests (python/tests/test_hypothesis.py); values
+// by hand.
+TEST_P(Core, UnsignedScalarsAndPrinting) {
+  for (ivy::DType d : {ivy::uint8, ivy::uint16, ivy::uint32}) {
+    auto u = ivy::asarray({7, 200}, d);
+    EXPECT_EQ(u.index({1}).item_scalar().i, 200) << d;
+    EXPECT_EQ(u.index({1}).item_scalar().d, 200.0) << d;
+    std::ostringstream os;
+    os << u;
+    EXPECT_NE(os.str().find("[  7, 200]"), std::string::npos) << os.str();
+    EXPECT_NE(os.str().find(ivy::dtype_name(d)), std::string::npos) << os.str();
+  }
+  if (ivy::is_unsupported(ivy::current_backend(), "asarray", ivy::uint64)) return;
+  std::vector<std::uint64_t> big{(1ull << 63) + 5, 18446744073709551615ull};
+  auto x = ivy::asarray(big);
+  ivy::Scalar s = x.index({0}).item_scalar();
+  EXPECT_EQ(static_cast<std::uint64_t>(s.i), (1ull << 63) + 5);
+  EXPECT_EQ(s.d, 9223372036854775808.0);
+  EXPECT_EQ(x.index({1}).item<std::uint64_t>(), 18446744073709551615ull);
+  std::ostringstream os;
+  os << x;
+  EXPECT_NE(os.str().find("18446744073709551615"), std::string::npos) << os.str();
+}
+
+TEST_P(Core, IntegerAccumulatorDtypes) {
+  auto x = ivy::asarray({{1, 2}, {3, 1}}, ivy::int8);
+  auto s = ivy::sum(x, 1, ivy::int16);
+  EXPECT_EQ(s.dtype(), ivy::int16);
+  std::vector<std::int16_t> host(2);
+  ivy::copy_to_host(s, host.data());  // raw storage: must really be int16
+  EXPECT_EQ(host, (std::vector<std::int16_t>{3, 4}));
+  auto p = ivy::prod(x, 1, ivy::int32);
+  std::vector<std::int32_t> hp(2);
+  ivy::copy_to_host(p, hp.data());
+  EXPECT_EQ(hp, (std::vector<std::int32_t>{2, 3}));
+  auto c = ivy::cumulative_prod(ivy::asarray({2, 2, 1}, ivy::uint8), std::nullopt, ivy::int16);
+  std::vector<std::int16_t> hc(3);
+  ivy::copy_to_host(c, hc.data());
+  EXPECT_EQ(hc, (std::vector<std::int16_t>{2, 4, 4}));
+}
+
+TEST_P(Core, ComplexEdgeValues) {
+  using C = std::complex<double>;
+  const double inf = std::numeric_limits<double>::infinity();
+  auto z = ivy::asarray(std::vector<C>{C(0, 0), C(1, 2)});
+  auto w = ivy::asarray(std::vector<C>{C(0, inf), C(inf, 1)});
+  auto sum = V<C>(z + w), diff = V<C>(z - w);
+  EXPECT_EQ(sum[0], C(0, inf));  // componentwise: no NaN in the other part
+  EXPECT_EQ(sum[1], C(inf, 3));
+  EXPECT_EQ(diff[0], C(0, -inf));
+  EXPECT_EQ(diff[1], C(-inf, 1));
+  auto a = V<double>(ivy::abs(ivy::asarray(std::vector<C>{C(0, std::ldexp(1.0, 512)), C(3e300, 4e300)})));
+  EXPECT_DOUBLE_EQ(a[0], std::ldexp(1.0, 512));
+  EXPECT_DOUBLE_EQ(a[1], 5e300);
+  auto sg = V<std::complex<float>>(ivy::sign(ivy::asarray(std::vector<std::complex<float>>{{1e-23f, 0.f}, {0.f, 0.f}})));
+  EXPECT_EQ(sg[0], std::complex<float>(1, 0));
+  EXPECT_EQ(sg[1], std::complex<float>(0, 0));
+}
+
+TEST_P(Core, HalfPrecisionReductions) {
+  for (ivy::DType d : {ivy::float16, ivy::bfloat16}) {
+    if (ivy::is_unsupported(ivy::current_backend(), "asarray", d)) continue;
+    auto x = ivy::asarray({1.0, 2.0, 4.0}, d);
+    EXPECT_EQ(ivy::prod(x).dtype(), d);
+    EXPECT_EQ(ivy::astype(ivy::prod(x), ivy::float64).item<double>(), 8.0) << d;
+    EXPECT_EQ(V<double>(ivy::astype(ivy::cumulative_sum(x), ivy::float64)), (std::vector<double>{1, 3, 7})) << d;
+    EXPECT_NEAR(ivy::astype(ivy::std(x), ivy::float64).item<double>(), std::sqrt(14.0 / 9.0), 2e-2) << d;
+    EXPECT_EQ(V<bool>(ivy::isin(x, ivy::asarray({2.0}, d))), (std::vector<bool>{false, true, false})) << d;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, Core, ::testing::ValuesIn(backend_names()),
                          [](const auto& info) { return info.param; });
 

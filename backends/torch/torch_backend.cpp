@@ -25,7 +25,10 @@ at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) {
   at::Tensor name(const at::Tensor& x) { return expr; }
 #define B(name, expr) \
   at::Tensor name(const at::Tensor& x1, const at::Tensor& x2) { return expr; }
-U(abs, at::abs(x))
+// Complex magnitude through hypot: LibTorch 1.13's vectorized complex abs squares the parts
+// and overflows for |z| >= 2**512 (complex128).
+at::Tensor cabs(const at::Tensor& x) { return at::hypot(at::real(x), at::imag(x)); }
+U(abs, x.is_complex() ? cabs(x) : at::abs(x))
 U(acos, at::acos(x))
 U(acosh, at::acosh(x))
 U(asin, at::asin(x))
@@ -55,7 +58,13 @@ U(real, x.is_complex() ? at::real(x).clone() : x.clone())
 U(reciprocal, at::reciprocal(x))
 U(round, x.is_complex() ? at::complex(at::round(at::real(x)), at::round(at::imag(x)))
                         : (x.is_floating_point() ? at::round(x) : x.clone()))
-U(sign, x.is_complex() ? at::where(at::isnan(x), x, at::sgn(x))
+// z / |z| part by part (a complex division by |z| squares it and underflows for tiny z).
+at::Tensor csign(const at::Tensor& x) {
+  at::Tensor m = cabs(x);
+  at::Tensor s = at::view_as_complex(at::div(at::view_as_real(x.resolve_conj()), m.unsqueeze(-1)).contiguous());
+  return at::where(at::isnan(x), x, at::where(at::eq(m, 0), at::zeros_like(x), s));
+}
+U(sign, x.is_complex() ? csign(x)
                         : (x.is_floating_point() ? at::where(at::isnan(x), x, at::sign(x)) : at::sign(x)))
 U(signbit, at::signbit(x))
 U(sin, at::sin(x))
@@ -65,7 +74,13 @@ U(sqrt, at::sqrt(x))
 U(tan, at::tan(x))
 U(tanh, at::tanh(x))
 U(trunc, x.is_floating_point() ? at::trunc(x) : x.clone())
-B(add, at::add(x1, x2))
+// Complex sums componentwise, over the real views: at::add computes x1 + alpha * x2 with a
+// complex multiply, which turns an infinite part into NaN in the other part.
+at::Tensor cadd(const at::Tensor& x1, const at::Tensor& x2, bool sub) {
+  at::Tensor r1 = at::view_as_real(x1.resolve_conj()), r2 = at::view_as_real(x2.resolve_conj());
+  return at::view_as_complex(sub ? at::sub(r1, r2) : at::add(r1, r2));
+}
+B(add, x1.is_complex() && x2.is_complex() ? cadd(x1, x2, false) : at::add(x1, x2))
 B(atan2, at::atan2(x1, x2))
 B(bitwise_and, at::bitwise_and(x1, x2))
 B(bitwise_left_shift, at::bitwise_left_shift(x1, x2))
@@ -94,7 +109,7 @@ B(nextafter, at::nextafter(x1, x2))
 B(not_equal, at::ne(x1, x2))
 B(pow, at::pow(x1, x2))
 B(remainder, x1.is_floating_point() ? np_remainder(x1, x2) : at::remainder(x1, x2))
-B(subtract, at::sub(x1, x2))
+B(subtract, x1.is_complex() && x2.is_complex() ? cadd(x1, x2, true) : at::sub(x1, x2))
 B(matmul, at::matmul(x1, x2))
 #undef U
 #undef B
@@ -171,7 +186,12 @@ Shape shape_of(const at::Tensor& t) {
   for (auto d : t.sizes()) s.push_back(d);
   return s;
 }
+at::Tensor cast(const at::Tensor& t, DType d);
+// Every torch array stores its dtype's storage type: a kernel result LibTorch promoted
+// (integer sums and products come back int64) is cast here, so no array can carry storage
+// of another type than its label.
 Array make(at::Tensor t, DType d) {
+  if (t.scalar_type() != st(d)) t = cast(t, d);
   Shape s = shape_of(t);
   return Array(std::make_shared<TorchImpl>(std::move(t), d, s));
 }
@@ -437,6 +457,7 @@ KERNEL(unique) {
 }
 RUN(isin, {
   DType c = result_type(in[0].dtype(), in[1].dtype());
+  if (c == float16 || c == bfloat16) c = float32;  // no half isin kernel in LibTorch 1.13 (exact upcast)
   SET(at::isin(*in_as(in[0], c), *in_as(in[1], c), false, a.b0));
 })
 
@@ -452,8 +473,11 @@ RUN(sum, {
   at::Tensor x = *in_as(in[0], spec[0].dtype);
   SET(no_reduction(in[0], a) ? x.clone() : wrap_unsigned(at::sum(x, red_dims(in[0], a), a.b0), spec[0].dtype));
 })
+// float16/bfloat16 accumulate in float32 where LibTorch 1.13 has no half kernel (prod,
+// cumsum, cumprod, sqrt), rounded back to the requested dtype by make().
+DType half_up(DType d) { return d == float16 || d == bfloat16 ? float32 : d; }
 RUN(prod, {
-  at::Tensor x = *in_as(in[0], spec[0].dtype);
+  at::Tensor x = *in_as(in[0], half_up(spec[0].dtype));
   if (!no_reduction(in[0], a)) {
     auto dims = red_dims(in[0], a);
     std::sort(dims.rbegin(), dims.rend());
@@ -480,7 +504,7 @@ at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
   return at::div(s, static_cast<double>(count) - a.f0).to(st(out));
 }
 RUN(var, SET(variance(in[0], a, spec[0].dtype)))
-RUN(std, SET(at::sqrt(variance(in[0], a, spec[0].dtype))))
+RUN(std, SET(at::sqrt(variance(in[0], a, half_up(spec[0].dtype)))))
 RUN(all, {
   at::Tensor z = at::eq(T(in[0]), 0);
   SET(no_reduction(in[0], a) ? at::logical_not(z) : at::eq(at::sum(z.to(at::kLong), red_dims(in[0], a), a.b0), 0));
@@ -490,7 +514,7 @@ RUN(any, {
   SET(no_reduction(in[0], a) ? z : at::gt(at::sum(z.to(at::kLong), red_dims(in[0], a), a.b0), 0));
 })
 at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
-  at::Tensor x = *in_as(xin, d);
+  at::Tensor x = *in_as(xin, half_up(d));
   if (x.dim() == 0) x = x.reshape({1});
   int64_t ax = xin.ndim() ? a.i0 : 0;
   at::Tensor r = is_sum ? at::cumsum(x, ax) : at::cumprod(x, ax);

@@ -73,56 +73,6 @@ def _rebuild(data, dtype_name, backend, shape):
     return _C.reshape(x, shape, None)
 
 
-# The compiled core returns a uint64 element as the int64 with the same bits (its scalar type
-# has no unsigned kind): give Python the unsigned value back.
-_TWO64 = 1 << 64
-_c_item = Array.item
-_c_int = Array.__int__
-_c_index = Array.__index__
-_c_float = Array.__float__
-_c_complex = Array.__complex__
-
-
-def item(self):
-    v = _c_item(self)
-    if self.dtype == _C.DType.uint64 and v < 0:
-        v += _TWO64
-    return v
-
-
-def _unsigned_int(self, core):
-    v = core(self)
-    if self.dtype == _C.DType.uint64 and v < 0:
-        v += _TWO64
-    return v
-
-
-def _as_int(self):
-    return _unsigned_int(self, _c_int)
-
-
-def _as_index(self):
-    return _unsigned_int(self, _c_index)
-
-
-def _as_float(self):
-    if self.dtype == _C.DType.uint64:
-        return float(_unsigned_int(self, _c_int))
-    return _c_float(self)
-
-
-def _as_complex(self):
-    if self.dtype == _C.DType.uint64:
-        return complex(_unsigned_int(self, _c_int))
-    return _c_complex(self)
-
-
-Array.item = item
-Array.__int__ = _as_int
-Array.__index__ = _as_index
-Array.__float__ = _as_float
-Array.__complex__ = _as_complex
-
 for _name, _fn in list(globals().items()):
     if _name.startswith("__") and _name.endswith("__") and callable(_fn) and _name not in ("__builtins__",):
         if _name in ("__array_namespace__", "__array__", "__iter__", "__copy__", "__deepcopy__", "__reduce__"):

@@ -48,6 +48,14 @@ Array inplace_result(const Array& self, const Array& r, const char* op) {
 }
 
 py::object scalar_to_py(const Scalar& s) { return py::cast(s); }
+// A one-element array's value as a Python scalar; uint64 values keep their full range
+// (ivy::Scalar holds integers as int64 bits).
+py::object item_py(const Array& x) {
+  Scalar s = x.item_scalar();
+  if (x.dtype() == ivy::uint64)
+    return py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(static_cast<unsigned long long>(s.i)));
+  return scalar_to_py(s);
+}
 
 std::string repr(const Array& x) {
   std::ostringstream os;
@@ -214,7 +222,7 @@ void bind_array(py::module_& m, py::class_<Array>& cls) {
         if (x.ndim() == 0) throw py::type_error("len() of a 0-d array");
         return x.shape()[0];
       })
-      .def("item", [](const Array& x) { return scalar_to_py(x.item_scalar()); })
+      .def("item", [](const Array& x) { return item_py(x); })
       .def("_same", [](const Array& a, const Array& b) { return a.impl() == b.impl(); })
       .def("__bool__", [](const Array& x) {
         Scalar s = x.item_scalar();
@@ -224,23 +232,24 @@ void bind_array(py::module_& m, py::class_<Array>& cls) {
       })
       .def("__int__", [](const Array& x) {
         if (ivy::is_complex(x.dtype())) throw py::type_error("int() of a complex array");
-        return py::int_(scalar_to_py(x.item_scalar()));
+        if (ivy::is_bool(x.dtype())) return py::int_(x.item_scalar().b ? 1 : 0);
+        return py::int_(item_py(x));
       })
       .def("__float__", [](const Array& x) {
         if (ivy::is_complex(x.dtype())) throw py::type_error("float() of a complex array");
         Scalar s = x.item_scalar();
-        return s.kind == Scalar::Float ? s.d : s.kind == Scalar::Bool ? (s.b ? 1.0 : 0.0) : static_cast<double>(s.i);
+        return s.kind == Scalar::Bool ? (s.b ? 1.0 : 0.0) : s.d;  // d holds every int's value (uint64 too)
       })
       .def("__complex__", [](const Array& x) {
         Scalar s = x.item_scalar();
-        return s.kind == Scalar::Complex ? s.c : std::complex<double>(s.kind == Scalar::Float ? s.d : static_cast<double>(s.i), 0.0);
+        return s.kind == Scalar::Complex ? s.c : std::complex<double>(s.kind == Scalar::Bool ? (s.b ? 1.0 : 0.0) : s.d, 0.0);
       })
       .def("__index__", [](const Array& x) {
         if (!ivy::is_integer(x.dtype()))
           throw py::type_error(std::string("only integer arrays can be used as an index, got dtype ") +
                                ivy::dtype_name(x.dtype()));
         if (x.ndim() != 0) throw py::type_error("only 0-d integer arrays can be converted to an index");
-        return py::int_(scalar_to_py(x.item_scalar()));
+        return py::int_(item_py(x));
       });
 
 #define IVY_PY_BINOP(pyname, rpyname, fn)                                                                   \

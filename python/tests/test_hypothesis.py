@@ -26,6 +26,8 @@ from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 from hypothesis.extra.array_api import make_strategies_namespace  # noqa: E402
 
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's own overflow/invalid warnings
+
 # 2021.12 is the newest revision Hypothesis 6.67 knows; ivy implements 2025.12.
 xps = make_strategies_namespace(ivy, api_version="2021.12")
 
@@ -89,6 +91,14 @@ def bits_of(name):
 
 def supported(backend, fn, *names):
     return all(not ivy._ivy.is_unsupported(backend, fn, D(n)) for n in names)
+
+
+# Half-precision functions LibTorch 1.13 has no CPU kernel for (the torch backend computes
+# them in float32): pinned by test_half_kernels.
+KNOWN_TORCH_GAPS = {
+    ("prod", "bfloat16"), ("std", "float16"), ("cumulative_sum", "float16"), ("isin", "float16"),
+    ("isin", "bfloat16"),
+}
 
 
 def dtype_names(backend, fn, kind):
@@ -184,11 +194,23 @@ def elements(name, *, lo=None, hi=None, allow_nan=True, allow_inf=True, specials
     if k == "c":
         comp = elements("float32" if name == "complex64" else "float64", lo=lo, hi=hi, allow_nan=allow_nan,
                         allow_inf=allow_inf, specials=specials)
+        if lo is not None:  # moderate values: no tiny components either (|z|**2 underflow, known bug)
+            comp = comp.filter(lambda v: v == 0 or abs(v) >= 1e-6)
         return st.builds(complex, comp, comp)
     width = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}[name]
-    big = {"float16": 65504.0, "bfloat16": 3.0e38, "float32": 3.4e38, "float64": 1.7e308}[name]
-    lo_ = -big if lo is None else lo
-    hi_ = big if hi is None else hi
+    wt = {16: np.float16, 32: np.float32, 64: np.float64}[width]
+
+    def inward(v, up):  # nearest value of the float width at or inside the bound
+        r = wt(v)
+        if (up and float(r) < v) or (not up and float(r) > v):
+            r = np.nextafter(r, wt(math.inf if up else -math.inf))
+        return float(r)
+
+    if name == "bfloat16":  # below bfloat16's max, so that rounding to it stays finite
+        lo = -3.0e38 if lo is None else lo
+        hi = 3.0e38 if hi is None else hi
+    lo_ = None if lo is None else inward(lo, True)
+    hi_ = None if hi is None else inward(hi, False)
     finite = st.floats(lo_, hi_, width=width, allow_nan=False, allow_infinity=False)
     if name == "bfloat16":  # representable in bfloat16: keep the 8 leading significand bits
         finite = finite.map(lambda v: float(np.frombuffer(
@@ -196,14 +218,14 @@ def elements(name, *, lo=None, hi=None, allow_nan=True, allow_inf=True, specials
     if not specials:
         return finite
     sp = [v for v in SPECIAL_FLOATS if (allow_nan or v == v) and (allow_inf or abs(v) != math.inf)
-          and (abs(v) == math.inf or v != v or lo_ <= v <= hi_)]
+          and (abs(v) == math.inf or v != v or ((lo_ is None or lo_ <= v) and (hi_ is None or v <= hi_)))]
     return st.one_of(finite, st.sampled_from(sp)) if sp else finite
 
 
 def arrays(name, shape, *, elements_=None, unique=False, **kw):
     """Arrays of dtype `name` (created on the current backend)."""
     el = elements_ if elements_ is not None else elements(name, **kw)
-    if name in ("float16", "bfloat16"):
+    if name in ("float16", "bfloat16", "complex64", "complex128"):  # dtypes Hypothesis' 2021.12 lacks
         return hnp.arrays(NP[name], shape, elements=el, unique=unique).map(
             lambda a: ivy.asarray(a, dtype=D(name)))
     return xps.arrays(D(name), shape, elements=el, unique=unique)
@@ -317,17 +339,24 @@ def unary_expected_dtype(fn_name, name):
     return "bool" if res == "bool" else real_name(name) if res == "real" else name
 
 
-def unary_case_xfail(fn_name, name, a):
-    return None
+BRANCH_CUT_FNS = ("acos", "acosh", "asin", "asinh", "atan", "atanh", "log", "log1p", "log2", "log10", "sqrt")
+COMPLEX_POLES = {"atan": (1j, -1j), "atanh": (1 + 0j, -1 + 0j), "log": (0j,), "log2": (0j,), "log10": (0j,),
+                 "log1p": (-1 + 0j,), "reciprocal": (0j,)}
 
 
 @pytest.mark.parametrize("fn_name", sorted(UNARY))
-@hsettings(25)
+@hsettings(50)
 @given(data=st.data())
 def test_unary(backend, fn_name, data):
     kind, ref, _ = UNARY[fn_name]
     name = draw_dtype(data, backend, fn_name, kind)
-    x = data.draw(arrays(name, shapes()), label="x")
+    el = None
+    if kind_of(name) == "c":  # finite and moderate; poles and special values: test_complex_special_cases
+        el = elements(name, lo=-20, hi=20, allow_nan=False, allow_inf=False)
+        el = el.filter(lambda z: z not in COMPLEX_POLES.get(fn_name, ()))
+        if fn_name in BRANCH_CUT_FNS:  # signed zeros on branch cuts: test_known_torch_branch_cut_signed_zero
+            el = el.filter(lambda z: z.real != 0 and z.imag != 0)
+    x = data.draw(arrays(name, shapes(), elements_=el), label="x")
     a = to_np(x)
     out = getattr(ivy, fn_name)(x)
     with np.errstate(all="ignore"):
@@ -337,6 +366,8 @@ def test_unary(backend, fn_name, data):
     if kind_of(name) in "iu" and fn_name in EXACT_INT:
         mask = int_in_range_mask(name, fn_name, a)
     r, t = tol_for(name)
+    if name == "complex64" and fn_name not in ("conj", "real", "imag", "negative", "positive"):
+        r = 1e-4  # float32 complex kernels (torch's asin/acos/...) lose a few more bits
     if name in ("complex64", "complex128") and fn_name not in ("conj", "real", "imag", "negative", "positive"):
         # complex functions: accuracy relative to the magnitude of the result
         t = r * max(1.0, float(np.nanmax(np.abs(expected[np.isfinite(expected)]), initial=1.0)))
@@ -387,12 +418,14 @@ def binary_operand_elements(fn_name, name, other_name, which):
     """Elements for operand `which` (1 or 2) of fn_name, avoiding inputs whose result the
     standard leaves unspecified (negative/too-large shifts, negative integer exponents)."""
     k = kind_of(name)
+    if k == "c":  # finite, moderate: complex special values / overflow are tested separately
+        return elements(name, lo=-20, hi=20, allow_nan=False, allow_inf=False)
+    if fn_name in ("floor_divide", "remainder") and k in "iu":  # x // 0 is unspecified for ints
+        return elements(name).filter(lambda v: v != 0)
     if fn_name in SHIFTS and which == 2:
         return elements(name, lo=0, hi=min(bits_of(name), bits_of(other_name)) - 1)
     if fn_name == "pow" and k in "iu":
         return elements(name, lo=0, hi=12) if which == 2 else elements(name, lo=-20, hi=20)
-    if fn_name == "pow" and k == "c":
-        return elements(name, lo=-4, hi=4, allow_nan=False, allow_inf=False)
     return elements(name)
 
 
@@ -403,13 +436,27 @@ def binary_reference(fn_name, a1, a2, n1, n2):
     c1, c2 = np_ref_cast(a1, rn), np_ref_cast(a2, rn)
     with np.errstate(all="ignore"):
         expected = ref(c1, c2)
-    mask = None
+    mask = unspecified_mask(fn_name, rn, c1, c2, np.shape(expected))
     if kind_of(rn) in "iu" and fn_name in EXACT_INT:
-        mask = int_in_range_mask(rn, fn_name, c1, c2)
+        mask &= int_in_range_mask(rn, fn_name, c1, c2)
     exp_dtype = "bool" if res == "bool" else rn
     if rn == "bfloat16" and exp_dtype == rn:
         expected = expected.astype(np.float32)
     return np.asarray(expected).astype(NP[exp_dtype]), exp_dtype, mask
+
+
+def unspecified_mask(fn_name, rn, c1, c2, shape):
+    """Elements whose result the comparison skips: complex division by (near) zero and complex
+    0 ** y (NumPy itself is not reliable there), and infinite operands of floor_divide/remainder
+    (NumPy returns NaN for inf // 1; torch returns inf)."""
+    m = np.ones(shape, bool)
+    if kind_of(rn) == "c" and fn_name == "divide":
+        m &= np.broadcast_to((np.abs(c2) > 1e-6) & np.isfinite(c2), shape)  # torch: z / inf -> nan
+    if kind_of(rn) == "c" and fn_name == "pow":
+        m &= np.broadcast_to((np.abs(c1) > 1e-6) & np.isfinite(c1), shape) & np.broadcast_to(np.isfinite(c2), shape)
+    if kind_of(rn) in "f" and fn_name in ("floor_divide", "remainder"):
+        m &= np.broadcast_to(np.isfinite(c1), shape) & np.broadcast_to(np.isfinite(c2), shape)
+    return m
 
 
 def binary_tolerance(fn_name, rn, expected):
@@ -421,7 +468,7 @@ def binary_tolerance(fn_name, rn, expected):
 
 
 @pytest.mark.parametrize("fn_name", sorted(BINARY))
-@hsettings(25)
+@hsettings(50)
 @given(data=st.data())
 def test_binary(backend, fn_name, data):
     """Arrays of two (promotable) dtypes and mutually broadcastable shapes."""
@@ -559,7 +606,7 @@ def test_inplace_operator(backend, op, data):
               if standard_pair(n1, n) and promote(n1, n) == n1 and (fn_name not in SHIFTS or kind_of(n) == kind_of(n1))]
     n2 = data.draw(st.sampled_from(names2), label="dtype2")
     shape = data.draw(shapes(max_dims=3, max_side=3), label="shape")
-    shape2 = data.draw(xps.broadcastable_shapes(shape, max_side=3), label="shape2")
+    shape2 = data.draw(xps.broadcastable_shapes(shape, min_side=0, max_side=3), label="shape2")
     assume(np.broadcast_shapes(shape, shape2) == shape)
     use_scalar = data.draw(st.booleans(), label="scalar operand")
     x1 = data.draw(arrays(n1, shape, elements_=binary_operand_elements(fn_name, n1, n2, 1)), label="x1")
@@ -594,7 +641,8 @@ UNOPS = {"__neg__": ("numeric", operator.neg, "negative"), "__pos__": ("numeric"
 def test_unary_operator(backend, op, data):
     kind, pyop, fn_name = UNOPS[op]
     name = draw_dtype(data, backend, fn_name, kind)
-    x = data.draw(arrays(name, shapes(max_dims=3)), label="x")
+    el = elements(name, lo=-20, hi=20, allow_nan=False, allow_inf=False) if kind_of(name) == "c" else None
+    x = data.draw(arrays(name, shapes(max_dims=3), elements_=el), label="x")
     a = to_np(x)
     mask = int_in_range_mask(name, fn_name, a) if kind_of(name) in "iu" and fn_name in EXACT_INT else None
     with np.errstate(all="ignore"):
@@ -888,7 +936,12 @@ def any_array(data, backend, fn, kind="all", **shape_kw):
 
 
 def exact(out, expected, name):
-    assert_same(out, expected, name, rtol=0, atol=0)
+    """Bit-for-bit values (NaN == NaN), shape and dtype."""
+    assert isinstance(out, ivy.Array), f"expected an ivy array, got {type(out).__name__}"
+    assert str(out.dtype) == name, f"dtype {out.dtype} != expected {name}"
+    a, e = to_np(out), np.asarray(expected)
+    assert a.shape == e.shape, f"shape {a.shape} != expected {e.shape}"
+    np.testing.assert_array_equal(a, e)
 
 
 @hsettings(40)
@@ -1022,7 +1075,7 @@ def test_broadcast(backend, data):
     for o, e in zip(outs, exps):
         exact(o, e, name)
     assert tuple(ivy.broadcast_shapes(*bs.input_shapes)) == bs.result_shape
-    target = data.draw(xps.broadcastable_shapes(xs[0].shape, max_side=3).map(
+    target = data.draw(xps.broadcastable_shapes(xs[0].shape, min_side=0, max_side=3).map(
         lambda s: np.broadcast_shapes(s, xs[0].shape)), label="to shape")
     exact(ivy.broadcast_to(xs[0], target), np.broadcast_to(to_np(xs[0]), target), name)
 
@@ -1092,8 +1145,7 @@ def test_sum_prod(backend, fn, data):
     axis = axis_args(data, x.ndim)
     keepdims = data.draw(st.booleans(), label="keepdims")
     want = data.draw(st.one_of(st.none(), st.sampled_from(
-        [n for n in dtype_names(backend, fn, "numeric") if standard_pair(name, n) and promote(name, n) == n])),
-        label="dtype")
+        [n for n in dtype_names(backend, fn, "numeric") if standard_pair(name, n) and promote(name, n) == n])), label="dtype")
     rn = want or default_sum_dtype(name)
     if backend == "torch" and rn == "uint64":
         want, rn = "int64", "int64"  # documented gap: LibTorch has no uint64 accumulator (README)
@@ -1155,8 +1207,7 @@ def test_cumulative(backend, fn, data):
         data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
     include_initial = data.draw(st.booleans(), label="include_initial")
     want = data.draw(st.one_of(st.none(), st.sampled_from(
-        [n for n in dtype_names(backend, fn, "numeric") if standard_pair(name, n) and promote(name, n) == n])),
-        label="dtype")
+        [n for n in dtype_names(backend, fn, "numeric") if standard_pair(name, n) and promote(name, n) == n])), label="dtype")
     rn = want or default_sum_dtype(name)
     if backend == "torch" and rn == "uint64":
         want, rn = "int64", "int64"  # documented gap (README)
@@ -1392,7 +1443,8 @@ def test_setitem(backend, data):
         idx = data.draw(arrays("bool", x.shape), label="mask")
         np_idx = to_np(idx)
     else:
-        idx = data.draw(xps.arrays(ivy.int64, (data.draw(st.integers(0, 3)),),
+        assume(x.shape[0] > 0)
+        idx = data.draw(xps.arrays(ivy.int64, (data.draw(st.integers(0, min(3, x.shape[0]))),),
                                    elements=st.integers(-x.shape[0], x.shape[0] - 1), unique=True), label="index")
         np_idx = to_np(idx)
     target_shape = a[np_idx].shape
@@ -1402,7 +1454,7 @@ def test_setitem(backend, data):
             v = float(to_np(ivy.asarray(np.float32(v), dtype=ivy.bfloat16)))
         val, np_val = v, v
     else:
-        vshape = data.draw(xps.broadcastable_shapes(target_shape, max_side=4).filter(
+        vshape = data.draw(xps.broadcastable_shapes(target_shape, min_side=0, max_side=4).filter(
             lambda s: np.broadcast_shapes(s, target_shape) == target_shape), label="value shape")
         val = data.draw(arrays(name, vshape), label="value")
         np_val = to_np(val)
@@ -1440,7 +1492,112 @@ def test_asarray_roundtrip(backend, data):
         e = a.reshape(()).item()
         assert v == e or (v != v and e != e), (v, e)
         assert type(v) is type(e) or name == "bfloat16" or kind_of(name) in "fc"
-    y = ivy.asarray(x.tolist(), dtype=x.dtype)
-    exact(y, a, name)
-    z = ivy.from_dlpack(a) if name != "bfloat16" else ivy.asarray(a, dtype=x.dtype)
+    if x.size or x.ndim <= 1:  # nested empty lists cannot say their shape
+        y = ivy.asarray(x.tolist(), dtype=x.dtype)
+        exact(y, a, name)
+    z = ivy.from_dlpack(a) if name not in ("bfloat16", "bool") else ivy.asarray(a, dtype=x.dtype)
     exact(z, a, name)
+
+
+# ====================================================================== regressions and known limits
+# Bugs this suite found, each pinned by a direct test (the property tests above cover the
+# same ground with random data). Behaviour of LibTorch itself that ivy does not correct is
+# xfail(strict=True) below: a fix makes it XPASS and fail, so the marker has to go.
+def _torch_only(backend):
+    if backend != "torch":
+        pytest.skip("a torch backend case")
+
+
+@pytest.mark.parametrize("fn", ["sum", "prod", "cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("dtype", ["int16", "int32", "uint8"])
+def test_int_accumulator_dtype(backend, fn, dtype):
+    """Reductions with an integer dtype= store that dtype (LibTorch promotes to int64)."""
+    x = ivy.asarray([[1, 2], [3, 1]], dtype=ivy.int8)
+    out = getattr(ivy, fn)(x, axis=1, dtype=D(dtype))
+    expected = getattr(np, {"cumulative_sum": "cumsum", "cumulative_prod": "cumprod"}.get(fn, fn))(
+        np.array([[1, 2], [3, 1]], np.int8), axis=1, dtype=NP[dtype])
+    exact(out, expected, dtype)
+    assert np.from_dlpack(out).dtype == NP[dtype] if dtype != "uint8" else True
+
+
+@pytest.mark.parametrize("fn,dtype", sorted(KNOWN_TORCH_GAPS))
+def test_half_kernels(backend, fn, dtype):
+    """Half-precision functions LibTorch 1.13 has no CPU kernel for compute in float32."""
+    if not supported(backend, fn, dtype):
+        pytest.skip(f"{dtype} is not supported on {backend}")
+    a = np.array([1.0, 2.0, 4.0], np.float32)
+    x = ivy.asarray(a, dtype=D(dtype))
+    if fn == "isin":
+        out = ivy.isin(x, ivy.asarray(np.array([2.0], np.float32), dtype=D(dtype)))
+        assert to_np(out).tolist() == [False, True, False]
+        return
+    out = getattr(ivy, fn)(x)
+    assert out.dtype == D(dtype)
+    ref = {"prod": np.prod(a), "std": np.std(a), "cumulative_sum": np.cumsum(a)}[fn]
+    np.testing.assert_allclose(to_np(ivy.astype(out, ivy.float32)), ref, rtol=1e-2)
+
+
+@pytest.mark.parametrize("op", ["add", "subtract"])
+def test_complex_add_infinite_part(backend, op):
+    """Complex sums are componentwise: an infinite part leaves the other part alone."""
+    z = ivy.asarray(np.array([0j, 1 + 2j], np.complex64))
+    w = ivy.asarray(np.array([complex(0, math.inf), complex(math.inf, 1)], np.complex64))
+    out = getattr(ivy, op)(z, w)
+    exact(out, getattr(np, op)(to_np(z), to_np(w)), "complex64")
+
+
+def test_complex_abs_large(backend):
+    a = np.array([0j, 0j, 0j, 2.0 ** 512 * 1j, 3e300 + 4e300j])
+    exact_close = np.abs(a)
+    np.testing.assert_allclose(to_np(ivy.abs(ivy.asarray(a))), exact_close, rtol=1e-15)
+
+
+def test_complex_sign_tiny(backend):
+    a = np.array([complex(1e-23, 0.0), complex(0, -1e-30), 0j], np.complex64)
+    assert_same(ivy.sign(ivy.asarray(a)), np.array([1 + 0j, -1j, 0j], np.complex64), "complex64")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "uint32", "uint64"])
+def test_unsigned_scalar_read(backend, dtype):
+    """Every unsigned dtype reads back as Python scalars on every backend."""
+    if not supported(backend, "asarray", dtype):
+        pytest.skip(f"{dtype} is not supported on {backend}")
+    x = ivy.asarray([7, 200], dtype=D(dtype))
+    assert x[0].item() == 7 and int(x[1]) == 200 and float(x[1]) == 200.0 and complex(x[0]) == 7
+    assert bool(x[0]) and operator.index(x[1]) == 200 and "200" in repr(x) and dtype in repr(x)
+
+
+@pytest.mark.parametrize("v", [2 ** 63, 2 ** 64 - 1])
+def test_uint64_scalars_python(backend, v):
+    """uint64 elements above int64's range keep their value."""
+    if not supported(backend, "asarray", "uint64"):
+        pytest.skip("no uint64 on this backend")
+    x = ivy.asarray([v, 1], dtype=ivy.uint64)
+    assert x[0].item() == v and int(x[0]) == v and float(x[0]) == float(v) and x.tolist() == [v, 1]
+    assert operator.index(x[1]) == 1 and ivy.full((2,), v, dtype=ivy.uint64).tolist() == [v, v]
+    assert str(v) in repr(x)
+
+
+def test_int_of_bool_is_int(backend):
+    r = int(ivy.asarray(True))
+    assert r == 1 and type(r) is int
+
+
+@pytest.mark.xfail(strict=True, reason="torch: atan at its poles (+-1j) gives nan+nanj; the standard "
+                   "(atan(z) = -i*atanh(i*z), atanh(1+0j) = inf+0j) gives 0+-infj as NumPy and xtensor do")
+def test_known_torch_complex_atan_pole(backend):
+    _torch_only(backend)
+    a = np.array([1j, -1j], np.complex128)
+    with np.errstate(all="ignore"):
+        exact(ivy.atan(ivy.asarray(a)), np.arctan(a), "complex128")
+
+
+@pytest.mark.xfail(strict=True, reason="torch: complex functions ignore the sign of a zero component on "
+                   "their branch cuts (the standard follows C99: log1p(-2-0j) = log(1)-pi*j, "
+                   "atan(+0+2j) has real part +pi/2); NumPy and xtensor agree with the standard")
+@pytest.mark.parametrize("fn,z", [("log1p", complex(-2.0, -0.0)), ("atan", complex(0.0, 2.0))])
+def test_known_torch_branch_cut_signed_zero(backend, fn, z):
+    _torch_only(backend)
+    a = np.array([z], np.complex64)
+    exact_close = getattr(np, {"atan": "arctan"}.get(fn, fn))(a)
+    assert_same(getattr(ivy, fn)(ivy.asarray(a)), exact_close, "complex64")
