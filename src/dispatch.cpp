@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "ivy/dispatch.hpp"
+#include "functional/common.hpp"
 #include "meta.hpp"
 
 namespace ivy {
@@ -83,7 +84,14 @@ BackendScope::BackendScope(Backend b) : prev_(tl_scope) { tl_scope = b.impl(); }
 BackendScope::~BackendScope() { tl_scope = prev_.impl(); }
 
 TraceRecorder* active_recorder() { return tl_recorder; }
-void set_active_recorder(TraceRecorder* r) { tl_recorder = r; }
+void set_active_recorder(TraceRecorder* r) {
+  if (!tl_recorder && r) detail::g_recorders.fetch_add(1, std::memory_order_relaxed);
+  if (tl_recorder && !r) detail::g_recorders.fetch_sub(1, std::memory_order_relaxed);
+  tl_recorder = r;
+}
+namespace detail {
+std::atomic<int> g_recorders{0};
+}  // namespace detail
 
 void finalize_backend(BackendImpl& b) {
   b.unsupported_mask = 0;

@@ -13,11 +13,9 @@ namespace ivy::torch {
 
 namespace {
 // at::remainder is fmod-based like NumPy's, but a zero result keeps the dividend's sign
-// where NumPy gives it the divisor's.
-at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) {
-  at::Tensor r = at::remainder(a, b);
-  return at::where(at::eq(r, 0), at::copysign(r, b), r);
-}
+// where NumPy gives it the divisor's. A nonzero result already has the divisor's sign, so
+// one copysign fixes the zeros and changes nothing else.
+at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) { return at::copysign(at::remainder(a, b), b); }
 }  // namespace
 
 // ------------------------------------------------ native namespace (at::Tensor in/out)

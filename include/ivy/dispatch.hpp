@@ -42,7 +42,9 @@ inline constexpr int kMaxOutputs = kMaxRank;
 // meta: validates inputs (throwing ivy errors that start with "[op]") and fills the
 // output specs; returns how many outputs the op produces.
 using MetaFn = int (*)(const char* op, const Array* in, int n_in, const Attrs& a, OutSpec* out);
-// kernel: computes outputs; must produce exactly the dtypes and (known) shapes given.
+// kernel: computes outputs; must produce exactly the dtypes and (known) shapes given. Inputs
+// may be borrowed (non-owning) handles: a kernel must not keep an input handle, or an
+// output sharing an input's impl, past the call (copy the data or hold the buffer instead).
 using Kernel = void (*)(const Array* in, int n_in, const Attrs& a, const OutSpec* spec, Array* out);
 
 enum KindMask : std::uint8_t { K_B = 1, K_I = 2, K_F = 4, K_C = 8 };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 #include "ivy/functional.hpp"
@@ -42,6 +43,22 @@ inline const Attrs kNoAttrs{};
 
 inline void need_defined(const Array& x, const char* op) {
   if (!x.defined()) throw ValueError(P(op) + "got an undefined array");
+}
+
+// Threads with a trace recorder installed (any thread): while nonzero, inputs are passed as
+// owning handles, since the recorder keeps them.
+extern std::atomic<int> g_recorders;
+
+// Binary elementwise primitives take their two inputs as borrowed (non-owning) handles: the
+// kernel contract is that no kernel keeps an input handle past the call (results are fresh
+// arrays), so copying two shared handles into the input span would only cost four atomic
+// reference-count updates per call. Only the recorder keeps inputs: with one active, the
+// handles are copied.
+inline Array borrowed(const Array& x) { return Array(std::shared_ptr<ArrayImpl>(std::shared_ptr<ArrayImpl>(), x.impl())); }
+inline Array dispatch_binary(OpId op, const Array& x1, const Array& x2) {
+  if (g_recorders.load(std::memory_order_relaxed)) return dispatch(op, {x1, x2}, kNoAttrs);
+  const Array in[2] = {borrowed(x1), borrowed(x2)};
+  return dispatch(op, std::span<const Array>(in, 2), kNoAttrs);
 }
 
 }  // namespace ivy::detail

@@ -17,15 +17,15 @@ using detail::scalar_like;
   Array name(const Array& x1, const Array& x2) {                                                 \
     detail::need_defined(x1, #name);                                                             \
     detail::need_defined(x2, #name);                                                             \
-    return dispatch(OpId::name, {x1, x2}, detail::kNoAttrs);                                     \
+    return detail::dispatch_binary(OpId::name, x1, x2);                                          \
   }                                                                                              \
   Array name(const Array& x1, Scalar x2) {                                                       \
     detail::need_defined(x1, #name);                                                             \
-    return dispatch(OpId::name, {x1, scalar_like(x2, x1, #name)}, detail::kNoAttrs);             \
+    return detail::dispatch_binary(OpId::name, x1, scalar_like(x2, x1, #name));                  \
   }                                                                                              \
   Array name(Scalar x1, const Array& x2) {                                                       \
     detail::need_defined(x2, #name);                                                             \
-    return dispatch(OpId::name, {scalar_like(x1, x2, #name), x2}, detail::kNoAttrs);             \
+    return detail::dispatch_binary(OpId::name, scalar_like(x1, x2, #name), x2);                  \
   }
 #include "ivy/ops.def"
 #undef IVY_OP
