@@ -8,7 +8,7 @@ PKGS=(
   libtorch-dev            # torch backend (LibTorch 1.13)
   xtensor-dev libxtensor-dev xtl-dev libeigen3-dev   # xtensor backend (+Eigen)
   libgtest-dev libbenchmark-dev nlohmann-json3-dev   # tests, benchmarks, fixtures
-  pybind11-dev python3-dev python3-pytest python3-numpy  # Python bindings (python/) and their tests
+  pybind11-dev python3-dev python3-pytest python3-numpy python3-hypothesis  # Python bindings (python/) and their tests
 )
 # Nice to have, never required: the Python tests use torch for DLPack exchange when it imports.
 OPTIONAL_PKGS=(python3-torch)

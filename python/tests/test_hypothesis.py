@@ -8,7 +8,8 @@ NumPy 1.24, with tolerances per dtype and NaN == NaN. Dtype/backend pairs that
 `ivy._ivy.is_unsupported` reports are never drawn.
 
 Runs are deterministic (`derandomize=True`) and sized to keep the whole module quick.
-Known bugs that need a fix in the compiled core are `xfail(strict=True)` with the reason.
+Bugs it found are pinned by direct regression tests at the end; what LibTorch computes
+differently and ivy does not correct is `xfail(strict=True)` there, with the reason.
 """
 
 import math
