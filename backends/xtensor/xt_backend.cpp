@@ -183,6 +183,23 @@ void copy_axes(unsigned char* outp, const Shape& out_shape, const unsigned char*
       }
       return;
     }
+    // one typed loop per element size (no per-element size switch)
+    auto typed = [&](auto size) {
+      constexpr std::int64_t E = decltype(size)::value;  // fixed-size memcpy: one move
+      const std::int64_t* l = last.data();
+      if (Gather)
+        for (std::int64_t i = 0; i < row; ++i) std::memcpy(outp + (base_small + i) * E, inp + (off + l[i]) * E, E);
+      else
+        for (std::int64_t i = 0; i < row; ++i) std::memcpy(outp + (off + l[i]) * E, inp + (base_small + i) * E, E);
+    };
+    switch (sz) {
+      case 1: typed(std::integral_constant<std::int64_t, 1>{}); return;
+      case 2: typed(std::integral_constant<std::int64_t, 2>{}); return;
+      case 4: typed(std::integral_constant<std::int64_t, 4>{}); return;
+      case 8: typed(std::integral_constant<std::int64_t, 8>{}); return;
+      case 16: typed(std::integral_constant<std::int64_t, 16>{}); return;
+      default: break;
+    }
     for (std::int64_t i = 0; i < row; ++i) {
       std::int64_t small_at = (base_small + i) * static_cast<std::int64_t>(sz);
       std::int64_t big_at = (off + last[i]) * static_cast<std::int64_t>(sz);

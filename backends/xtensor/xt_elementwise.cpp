@@ -242,11 +242,12 @@ template <class T> T s_rshift(T a, T b) {
     return a;
   }
 }
+// a - b is NaN exactly when an input is NaN or both are the same infinity; every other
+// case (equal finite values included: log1p(1) = ln 2) is the formula.
 template <class T> T s_logaddexp(T a, T b) {
-  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
-  if (a == b) return std::isinf(a) ? a : a + static_cast<T>(std::numbers::ln2);
-  T m = std::max(a, b);
-  return m + std::log1p(std::exp(-std::abs(a - b)));
+  const T d = a - b;
+  if (d != d) return a == b ? a : std::numeric_limits<T>::quiet_NaN();
+  return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
 }
 // NaN propagates (a NaN `a` fails the comparison and is kept; a NaN `b` is picked by
 // b != b); branch-free so the loops vectorize.

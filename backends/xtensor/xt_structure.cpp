@@ -60,8 +60,7 @@ XT_KERNEL(full) {
   out[0] = alloc(spec[0].shape, d);
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    auto v = view<T>(out[0]);
-    std::fill(v.begin(), v.end(), scalar_as<T>(a.s0));
+    std::fill_n(ptr<T>(out[0]), out[0].size(), scalar_as<T>(a.s0));
   });
 }
 XT_KERNEL(arange) {
@@ -72,10 +71,14 @@ XT_KERNEL(arange) {
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = ptr<T>(out[0]);
-    for (std::int64_t i = 0; i < len; ++i) {
-      if (ints) p[i] = static_cast<T>(a.s0.i + i * a.s2.i);
-      else if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(a.s0.d + static_cast<double>(i) * a.s2.d));
-      else p[i] = static_cast<T>(a.s0.d + static_cast<double>(i) * a.s2.d);
+    if (ints) {
+      for (std::int64_t i = 0; i < len; ++i) p[i] = static_cast<T>(a.s0.i + i * a.s2.i);
+    } else {
+      const double s0 = a.s0.d, step = a.s2.d;
+      for (std::int64_t i = 0; i < len; ++i) {
+        if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(s0 + static_cast<double>(i) * step));
+        else p[i] = static_cast<T>(s0 + static_cast<double>(i) * step);
+      }
     }
   });
 }
@@ -324,7 +327,52 @@ std::vector<std::vector<std::int64_t>> slice_idx(const Array& x, const Attrs& a)
   }
   return idx;
 }
-XT_KERNEL(strided_slice) { out[0] = gather_axes(in[0], slice_idx(in[0], a)); }
+// A strided copy: an odometer over the leading axes of the result, the last axis copied in
+// one memcpy when its step is 1, element by element (fixed-size copies) otherwise.
+template <std::size_t E>
+void strided_row(unsigned char* dst, const unsigned char* src, std::int64_t n, std::int64_t step) {
+  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * static_cast<std::int64_t>(E), src + i * step * static_cast<std::int64_t>(E), E);
+}
+XT_KERNEL(strided_slice) {
+  const Array& x = in[0];
+  const Shape& os = spec[0].shape;
+  out[0] = alloc(os, x.dtype());
+  const std::int64_t r = x.ndim();
+  if (os.numel() == 0) return;
+  const std::size_t sz = itemsize(x.dtype());
+  const auto* src = static_cast<const unsigned char*>(raw(x));
+  auto* dst = static_cast<unsigned char*>(raw(out[0]));
+  if (r == 0) {
+    std::memcpy(dst, src, sz);
+    return;
+  }
+  Dims st;  // element strides of x
+  st.resize(static_cast<std::size_t>(r));
+  for (std::int64_t d = r - 1, acc = 1; d >= 0; --d) st[d] = acc, acc *= x.shape()[d];
+  const std::int64_t len = os[r - 1], step = a.ints3[r - 1];
+  const std::size_t row_bytes = static_cast<std::size_t>(len) * sz;
+  Dims pos;  // odometer over the result's leading axes
+  pos.resize(static_cast<std::size_t>(r - 1));
+  const std::int64_t rows = os.numel() / len;
+  for (std::int64_t k = 0; k < rows; ++k) {
+    std::int64_t off = a.ints[r - 1];
+    for (std::int64_t d = 0; d + 1 < r; ++d) off += (a.ints[d] + pos[d] * a.ints3[d]) * st[d];
+    const unsigned char* s = src + off * static_cast<std::int64_t>(sz);
+    if (step == 1) std::memcpy(dst, s, row_bytes);
+    else switch (sz) {
+        case 1: strided_row<1>(dst, s, len, step); break;
+        case 2: strided_row<2>(dst, s, len, step); break;
+        case 4: strided_row<4>(dst, s, len, step); break;
+        case 8: strided_row<8>(dst, s, len, step); break;
+        default: strided_row<16>(dst, s, len, step); break;
+      }
+    dst += row_bytes;
+    for (std::int64_t d = r - 2; d >= 0; --d) {
+      if (++pos[d] < os[d]) break;
+      pos[d] = 0;
+    }
+  }
+}
 XT_KERNEL(slice_update) {
   out[0] = contiguous_copy(in[0]);
   auto idx = slice_idx(in[0], a);
@@ -460,18 +508,16 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
         }
         return;
       }
-      std::vector<std::int64_t> order(static_cast<std::size_t>(len));
+      // indices: sort (value, index) pairs by value, stably (no indirection in the compares)
+      std::vector<std::pair<T, std::int64_t>> kv(static_cast<std::size_t>(len));
+      std::int64_t* r = ptr<std::int64_t>(res);
+      using KV = std::pair<T, std::int64_t>;
       for (std::int64_t o = 0; o < outer; ++o) {
         const T* row = p + o * len;
-        std::iota(order.begin(), order.end(), 0);
-        if (a.b0)
-          std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) { return lt(row[j], row[i]); });
-        else
-          std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) { return lt(row[i], row[j]); });
-        for (std::int64_t k = 0; k < len; ++k) {
-          if (want_values) ptr<T>(res)[o * len + k] = row[order[k]];
-          else ptr<std::int64_t>(res)[o * len + k] = order[k];
-        }
+        for (std::int64_t k = 0; k < len; ++k) kv[static_cast<std::size_t>(k)] = {row[k], k};
+        if (a.b0) std::stable_sort(kv.begin(), kv.end(), [](const KV& u, const KV& v) { return lt(v.first, u.first); });
+        else std::stable_sort(kv.begin(), kv.end(), [](const KV& u, const KV& v) { return lt(u.first, v.first); });
+        for (std::int64_t k = 0; k < len; ++k) r[o * len + k] = kv[static_cast<std::size_t>(k)].second;
       }
     }
   });
