@@ -157,26 +157,41 @@ const BackendImpl* resolve(const OpInfo& info, std::span<const Array> in, Backen
 
 int run(OpId op, std::span<const Array> in_arg, const Attrs& a, Backend explicit_backend, OutSpec* specs, Array* out) {
   const OpInfo& info = kOps[static_cast<int>(op)];
-  for (const Array& x : in_arg)
+  static constexpr std::uint8_t kKindOf[kNumDTypes] = {K_B, K_I, K_I, K_I, K_I, K_I, K_I, K_I,
+                                                         K_I, K_F, K_F, K_F, K_F, K_C, K_C};
+  // One pass over the inputs: defined, one backend, dtype kinds, dtypes used.
+  const BackendImpl* be = nullptr;
+  std::uint16_t used = 0;
+  std::uint8_t kinds_seen = K_ANY;
+  for (const Array& x : in_arg) {
     if (!x.defined()) throw ValueError(std::string("[") + info.name + "] an input array is undefined");
+    const BackendImpl* xb = x.impl()->backend;
+    if (!be) be = xb;
+    else if (xb != be && !explicit_backend) mixed_backends(info, in_arg[0], x);
+    const int d = static_cast<int>(x.dtype());
+    used |= static_cast<std::uint16_t>(1u << d);
+    kinds_seen &= (kKindOf[d] & info.kinds) ? K_ANY : 0;
+  }
   std::vector<Array> moved;
-  const BackendImpl* be = resolve(info, in_arg, explicit_backend, &moved);
-  std::span<const Array> in = moved.empty() ? in_arg : std::span<const Array>(moved);
+  std::span<const Array> in = in_arg;
+  if (explicit_backend) {
+    be = resolve(info, in_arg, explicit_backend, &moved);
+    if (!moved.empty()) in = std::span<const Array>(moved);
+  } else if (!be) {
+    be = resolve(info, in_arg, explicit_backend, &moved);
+  }
   int n_in = static_cast<int>(in.size());
   if (info.n_in >= 0 && n_in != info.n_in)
     throw ValueError(std::string("[") + info.name + "] expects " + std::to_string(info.n_in) + " inputs, got " +
                      std::to_string(n_in));
-  static constexpr std::uint8_t kKindOf[kNumDTypes] = {K_B, K_I, K_I, K_I, K_I, K_I, K_I, K_I,
-                                                         K_I, K_F, K_F, K_F, K_F, K_C, K_C};
-  for (const Array& x : in)
-    if (!(kKindOf[static_cast<int>(x.dtype())] & info.kinds)) meta::bad_dtype(info.name, x, info.kinds, be);
+  if (!kinds_seen)
+    for (const Array& x : in)
+      if (!(kKindOf[static_cast<int>(x.dtype())] & info.kinds)) meta::bad_dtype(info.name, x, info.kinds, be);
   int n_out = info.meta(info.name, in.data(), n_in, a, specs);
   Kernel k = be->kernels[static_cast<int>(op)];
   if (!k)
     throw NotImplementedError(std::string("[") + info.name + "] is not implemented by backend " + be->name);
   if (be->unsupported_mask) {
-    std::uint16_t used = 0;
-    for (const Array& x : in) used |= static_cast<std::uint16_t>(1u << static_cast<int>(x.dtype()));
     for (int i = 0; i < n_out; ++i) used |= static_cast<std::uint16_t>(1u << static_cast<int>(specs[i].dtype));
     if (used & be->unsupported_mask) {
       for (const Array& x : in) check_supported(Backend(be), info.name, x.dtype());
@@ -184,7 +199,9 @@ int run(OpId op, std::span<const Array> in_arg, const Attrs& a, Backend explicit
     }
   }
   k(in.data(), n_in, a, specs, out);
-  if (tl_recorder) tl_recorder->record(op, in, a, std::span<const Array>(out, static_cast<std::size_t>(n_out)));
+  // the thread-local recorder is only looked up while some thread traces (a plain load)
+  if (detail::g_recorders.load(std::memory_order_relaxed) && tl_recorder)
+    tl_recorder->record(op, in, a, std::span<const Array>(out, static_cast<std::size_t>(n_out)));
   return n_out;
 }
 }  // namespace

@@ -125,25 +125,15 @@ extern BackendImpl kTorch;
 
 // LibTorch 1.13 has no uint16/uint32/uint64: uint16 and uint32 are stored widened in
 // int32/int64 and wrapped back after arithmetic; uint64 is unsupported (see list).
-at::ScalarType st(DType d) {
-  switch (d) {
-    case bool_: return at::kBool;
-    case int8: return at::kChar;
-    case int16: return at::kShort;
-    case int32: return at::kInt;
-    case int64: return at::kLong;
-    case uint8: return at::kByte;
-    case uint16: return at::kInt;
-    case uint32: return at::kLong;
-    case float16: return at::kHalf;
-    case bfloat16: return at::kBFloat16;
-    case float32: return at::kFloat;
-    case float64: return at::kDouble;
-    case complex64: return at::kComplexFloat;
-    case complex128: return at::kComplexDouble;
-    default: throw NotImplementedError(std::string("[torch] dtype ") + dtype_name(d) + " is not supported by LibTorch 1.13");
-  }
+at::ScalarType st_slow(DType d) {
+  throw NotImplementedError(std::string("[torch] dtype ") + dtype_name(d) + " is not supported by LibTorch 1.13");
 }
+// Storage type of each ivy dtype (DType order); uint64 has none.
+constexpr at::ScalarType kStorage[kNumDTypes] = {
+    at::kBool, at::kChar, at::kShort, at::kInt, at::kLong, at::kByte, at::kInt /* uint16 */, at::kLong /* uint32 */,
+    at::kLong /* uint64: unused */, at::kHalf, at::kBFloat16, at::kFloat, at::kDouble, at::kComplexFloat,
+    at::kComplexDouble};
+inline at::ScalarType st(DType d) { return d == uint64 ? st_slow(d) : kStorage[static_cast<int>(d)]; }
 DType from_st(at::ScalarType s) {
   switch (s) {
     case at::kBool: return bool_;
@@ -171,7 +161,7 @@ at::Tensor wrap_unsigned(at::Tensor t, DType d) {
 }
 
 struct TorchImpl final : ArrayImpl {
-  TorchImpl(at::Tensor t_, DType d, Shape s)
+  TorchImpl(at::Tensor t_, DType d, const Shape& s)
       : ArrayImpl(s, d, t_.is_cuda() ? Device{Device::cuda, static_cast<int16_t>(t_.get_device())} : Device{}, &kTorch),
         t(std::move(t_)) {}
   at::Tensor t;
