@@ -440,8 +440,59 @@ BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
 BINARY_FN(bitwise_left_shift, visit, D_OUT, is_int_v<T>, same_t, s_lshift(a, b))
 BINARY_FN(bitwise_right_shift, visit, D_OUT, is_int_v<T>, same_t, s_rshift(a, b))
-BINARY_FN(floor_divide, visit, D_OUT, real_v<T>, same_t, s_floordiv_fast(a, b))
-BINARY_FN(remainder, visit, D_OUT, real_v<T>, same_t, s_remainder_fast(a, b))
+// float32, contiguous: a branch-free first pass (it vectorizes) that gives NaN where it
+// cannot decide (the check above fails, or an operand is NaN/inf/zero-divisor), then the
+// exact path for those elements only.
+template <bool Rem>
+[[gnu::always_inline]] inline float fd_try(float a, float b) {
+  const float qf = a / b;
+  const bool in_range = std::fabs(qf) < 0x1p23f;  // false for NaN and inf
+  const float qc = in_range ? qf : 0.f;
+  const float t = static_cast<float>(static_cast<std::int32_t>(qc));  // trunc
+  const float fl0 = t - (t > qc ? 1.f : 0.f);                          // floor
+  const float fl = fl0 == 0.f ? std::copysign(0.f, qc) : fl0;
+  const double r = static_cast<double>(a) - static_cast<double>(fl) * static_cast<double>(b);
+  const double bd = b;
+  const bool okp = (r >= 0.0) & (r < bd), okn = (r <= 0.0) & (r > bd);
+  bool ok = in_range & (((b > 0.f) & okp) | ((b < 0.f) & okn));
+  if constexpr (Rem) {
+    const bool exact = !(std::fabs(a) < std::fabs(b) * 0x1p-28f);  // see s_remainder_fast
+    const float rf = static_cast<float>(r);
+    const float rz = rf == 0.f ? std::copysign(0.f, b) : rf;
+    return (ok & exact) ? rz : std::numeric_limits<float>::quiet_NaN();
+  } else {
+    return ok ? fl : std::numeric_limits<float>::quiet_NaN();
+  }
+}
+template <bool Rem>
+void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
+  DType cd = spec[0].dtype;
+  Array tmp1, tmp2;
+  const Array& x1 = as_dtype(in[0], cd, tmp1);
+  const Array& x2 = as_dtype(in[1], cd, tmp2);
+  VISIT_IF(visit, cd, real_v<T>, name, {
+    auto exact = [](T a, T b) -> T { return Rem ? s_remainder_fast(a, b) : s_floordiv_fast(a, b); };
+    int mode = loop_mode(x1, x2, spec[0].shape);
+    if constexpr (std::is_same_v<T, float>) {
+      if (mode >= 0) {
+        out[0] = loop2<float, float>(spec[0].shape, cd, x1, x2, mode, [](float a, float b) { return fd_try<Rem>(a, b); });
+        float* o = ptr<float>(out[0]);
+        const float* p = ptr<float>(x1);
+        const float* q = ptr<float>(x2);
+        const std::int64_t n = out[0].size();
+        for (std::int64_t i = 0; i < n; ++i)
+          if (o[i] != o[i]) o[i] = exact(p[mode == 2 ? 0 : i], q[mode == 1 ? 0 : i]);
+        return;
+      }
+    }
+    if (mode >= 0)
+      out[0] = loop2<T, T>(spec[0].shape, spec[0].dtype, x1, x2, mode, exact);
+    else
+      out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(exact), view<T>(x1), view<T>(x2)));
+  });
+}
+XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out); }
+XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
 BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
 BINARY_FN(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
 BINARY_FN(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
