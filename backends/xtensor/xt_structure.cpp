@@ -557,16 +557,21 @@ XT_KERNEL(unique) {
         inverse[order[k]] = static_cast<std::int64_t>(first.size()) - 1;
       }
     } else {
+      // (value, index) pairs sorted stably by value: no indirection in the compares
       const T* p = ptr<T>(x);
-      std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) { return lt(p[i], p[j]); });
+      using KV = std::pair<T, std::int64_t>;
+      std::vector<KV> kv(static_cast<std::size_t>(N));
+      for (std::int64_t k = 0; k < N; ++k) kv[static_cast<std::size_t>(k)] = {p[k], k};
+      std::stable_sort(kv.begin(), kv.end(), [](const KV& u, const KV& v) { return lt(u.first, v.first); });
       for (std::int64_t k = 0; k < N; ++k) {
-        bool same = k > 0 && p[order[k]] == p[order[k - 1]];  // NaN != NaN: each NaN is distinct
+        const KV& e = kv[static_cast<std::size_t>(k)];
+        bool same = k > 0 && e.first == kv[static_cast<std::size_t>(k - 1)].first;  // NaN != NaN: each NaN is distinct
         if (!same) {
-          first.push_back(order[k]);
+          first.push_back(e.second);
           counts.push_back(0);
         }
         counts.back()++;
-        inverse[order[k]] = static_cast<std::int64_t>(first.size()) - 1;
+        inverse[static_cast<std::size_t>(e.second)] = static_cast<std::int64_t>(first.size()) - 1;
       }
     }
   });
