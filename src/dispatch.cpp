@@ -68,12 +68,17 @@ std::ostream& operator<<(std::ostream& os, Backend b) { return os << b.name(); }
 void set_backend(Backend b) { tl_global = b.impl(); }
 void unset_backend() { tl_global = nullptr; }
 Backend default_backend() {
-  ensure_registered();
-  auto& r = registry();
-  if (r.empty()) throw Error("[default_backend] no backend was built");
-  for (auto* b : r)
-    if (std::string_view(b->name) == "xtensor") return Backend(b);
-  return Backend(r.front());
+  // xtensor when built, else the first registered backend; neither changes once the built-in
+  // backends are registered, so it is looked up once (a failed lookup throws and is retried).
+  static const BackendImpl* const chosen = [] {
+    ensure_registered();
+    auto& r = registry();
+    if (r.empty()) throw Error("[default_backend] no backend was built");
+    for (auto* b : r)
+      if (std::string_view(b->name) == "xtensor") return b;
+    return r.front();
+  }();
+  return Backend(chosen);
 }
 Backend current_backend() {
   if (tl_scope) return Backend(tl_scope);

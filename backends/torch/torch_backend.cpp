@@ -201,6 +201,8 @@ c10::MaybeOwned<at::Tensor> in_as(const Array& a, DType d) {
 }
 at::TensorOptions opts(DType d) { return at::TensorOptions().dtype(st(d)); }
 std::vector<int64_t> vec(const Dims& d) { return {d.begin(), d.end()}; }
+// A view of the dims for a LibTorch call made in the same expression (no vector built).
+c10::IntArrayRef ref(const Dims& d) { return c10::IntArrayRef(d.data(), d.size()); }
 at::Scalar scal(const Scalar& s) {
   switch (s.kind) {
     case Scalar::Bool: return at::Scalar(s.b);
@@ -266,7 +268,7 @@ BINARY_CMP(logical_xor) BINARY_OUT(maximum) BINARY_OUT(minimum) BINARY_OUT(multi
 BINARY_CMP(not_equal) BINARY_OUT(pow) BINARY_OUT(remainder) BINARY_OUT(subtract)
 
 // ---- creation
-RUN(full, SET(at::full(vec(a.ints), scal(a.s0), opts(spec[0].dtype))))
+RUN(full, SET(at::full(ref(a.ints), scal(a.s0), opts(spec[0].dtype))))
 RUN(arange, {
   auto n = spec[0].shape[0];
   at::Tensor r;
@@ -302,33 +304,33 @@ RUN(eye, {
   SET(cast(at::eq(rows + a.i2, cols), spec[0].dtype));
 })
 RUN(random_uniform, {
-  auto u = at::rand(vec(a.ints), at::TensorOptions().dtype(at::kDouble));
+  auto u = at::rand(ref(a.ints), at::TensorOptions().dtype(at::kDouble));
   SET(cast(u.mul(a.s1.d - a.s0.d).add(a.s0.d), spec[0].dtype));
 })
 RUN(random_normal, {
-  auto z = at::randn(vec(a.ints), at::TensorOptions().dtype(at::kDouble));
+  auto z = at::randn(ref(a.ints), at::TensorOptions().dtype(at::kDouble));
   SET(cast(z.mul(a.s1.d).add(a.s0.d), spec[0].dtype));
 })
-RUN(randint, SET(cast(at::randint(a.s0.i, a.s1.i, vec(a.ints), at::TensorOptions().dtype(at::kLong)), spec[0].dtype)))
+RUN(randint, SET(cast(at::randint(a.s0.i, a.s1.i, ref(a.ints), at::TensorOptions().dtype(at::kLong)), spec[0].dtype)))
 RUN(tril, SET(at::tril(T(in[0]), a.i0)))
 RUN(triu, SET(at::triu(T(in[0]), a.i0)))
 RUN(astype, SET(cast(T(in[0]), spec[0].dtype).clone()))
 
 // ---- manipulation
-RUN(reshape, SET(T(in[0]).reshape(vec(spec[0].shape))))
-RUN(permute_dims, SET(T(in[0]).permute(vec(a.axes))))
-RUN(broadcast_to, SET(T(in[0]).expand(vec(a.ints))))
-RUN(flip, SET(a.axes.empty() ? T(in[0]).clone() : at::flip(T(in[0]), vec(a.axes))))
-RUN(roll, SET(at::roll(T(in[0]), vec(a.ints), vec(a.axes))))
+RUN(reshape, SET(T(in[0]).reshape(ref(spec[0].shape))))
+RUN(permute_dims, SET(T(in[0]).permute(ref(a.axes))))
+RUN(broadcast_to, SET(T(in[0]).expand(ref(a.ints))))
+RUN(flip, SET(a.axes.empty() ? T(in[0]).clone() : at::flip(T(in[0]), ref(a.axes))))
+RUN(roll, SET(at::roll(T(in[0]), ref(a.ints), ref(a.axes))))
 RUN(repeat, {
   at::Tensor x = a.has_axes ? T(in[0]) : T(in[0]).reshape({-1});
   if (x.dim() == 0) x = x.reshape({1});
   int64_t axis = a.has_axes ? a.i0 : 0;
   at::Tensor r = a.ints.size() == 1 ? at::repeat_interleave(x, a.ints[0], axis)
-                                    : at::repeat_interleave(x, at::tensor(vec(a.ints), at::kLong), axis);
+                                    : at::repeat_interleave(x, at::tensor(ref(a.ints), at::kLong), axis);
   SET(r);
 })
-RUN(tile, SET(at::tile(T(in[0]), vec(a.ints))))
+RUN(tile, SET(at::tile(T(in[0]), ref(a.ints))))
 RUN(concat, {
   std::vector<at::Tensor> ts;
   for (int i = 0; i < n; ++i) ts.push_back(*in_as(in[i], spec[0].dtype));
@@ -376,7 +378,7 @@ RUN(take, {
   int64_t ax = a.i0;
   at::Tensor x = T(in[0]);
   at::Tensor idx = norm_index(T(in[1]), x.size(ax)).reshape({-1});
-  SET(at::index_select(x, ax, idx).reshape(vec(spec[0].shape)));
+  SET(at::index_select(x, ax, idx).reshape(ref(spec[0].shape)));
 })
 RUN(take_along_axis, {
   int64_t ax = a.i0;
@@ -391,7 +393,7 @@ RUN(index_put_flat, {
   at::Tensor r = T(in[0]).clone().reshape({-1});
   at::Tensor idx = norm_index(T(in[1]), r.numel());
   r.index_put_({idx}, in_as(in[2], spec[0].dtype)->expand(idx.sizes()));
-  SET(r.reshape(vec(spec[0].shape)));
+  SET(r.reshape(ref(spec[0].shape)));
 })
 
 // ---- searching, sorting, sets
@@ -399,7 +401,7 @@ at::Tensor arg_reduce(const at::Tensor& x, const Attrs& a, bool is_max, const Ou
   at::Tensor r;
   if (a.has_axes && x.dim() > 0) r = is_max ? at::argmax(x, a.i0, a.b0) : at::argmin(x, a.i0, a.b0);
   else r = (is_max ? at::argmax(x.reshape({-1})) : at::argmin(x.reshape({-1})));
-  return r.reshape(vec(spec.shape));
+  return r.reshape(ref(spec.shape));
 }
 RUN(argmax, SET(arg_reduce(T(in[0]), a, true, spec[0])))
 RUN(argmin, SET(arg_reduce(T(in[0]), a, false, spec[0])))
@@ -439,7 +441,7 @@ KERNEL(unique) {
     }
     out[0] = make(vals, in[0].dtype());
     out[1] = make(first, int64);
-    out[2] = make(inv.reshape(vec(spec[2].shape)), int64);
+    out[2] = make(inv.reshape(ref(spec[2].shape)), int64);
     out[3] = make(counts, int64);
   });
 }
@@ -598,11 +600,11 @@ KERNEL(qr) {
 const char* norm_name(int64_t i) { return i == 1 ? "ortho" : i == 2 ? "forward" : "backward"; }
 RUN(fft_c2c, {
   at::Tensor x = *in_as(in[0], spec[0].dtype);
-  SET(a.b0 ? at::fft_ifftn(x, vec(a.ints), vec(a.axes), norm_name(a.i0))
-           : at::fft_fftn(x, vec(a.ints), vec(a.axes), norm_name(a.i0)));
+  SET(a.b0 ? at::fft_ifftn(x, ref(a.ints), ref(a.axes), norm_name(a.i0))
+           : at::fft_fftn(x, ref(a.ints), ref(a.axes), norm_name(a.i0)));
 })
-RUN(fft_r2c, SET(at::fft_rfftn(*in_as(in[0], real_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
-RUN(fft_c2r, SET(at::fft_irfftn(*in_as(in[0], complex_of(spec[0].dtype)), vec(a.ints), vec(a.axes), norm_name(a.i0))))
+RUN(fft_r2c, SET(at::fft_rfftn(*in_as(in[0], real_of(spec[0].dtype)), ref(a.ints), ref(a.axes), norm_name(a.i0))))
+RUN(fft_c2r, SET(at::fft_irfftn(*in_as(in[0], complex_of(spec[0].dtype)), ref(a.ints), ref(a.axes), norm_name(a.i0))))
 
 // ---- host services
 Array from_host(const void* data, const Shape& shape, DType d, Device dev) {

@@ -22,7 +22,7 @@ DType scalar_default(const Scalar& s) {
     default: return default_complex_dtype();
   }
 }
-Array create(OpId op, Attrs a, Backend b, Device dev, const char* name) {
+Array create(OpId op, Attrs& a, Backend b, Device dev, const char* name) {
   b = pick(b);
   check_device(b, dev, name);
   a.has_dtype = true;
