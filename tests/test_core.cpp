@@ -341,6 +341,23 @@ TEST_P(Core, IntegerAccumulatorDtypes) {
   EXPECT_EQ(hc, (std::vector<std::int16_t>{2, 4, 4}));
 }
 
+TEST_P(Core, FullReductionsWrapAndRound) {
+  // integer accumulators wrap (by hand: 300 * 300 = 90000 = 65536 + 24464; 100 + 100 - 256 = -56)
+  EXPECT_EQ(ivy::prod(ivy::asarray({300, 300}, ivy::uint16), {}, ivy::uint16).item<std::uint16_t>(), 24464);
+  EXPECT_EQ(ivy::sum(ivy::asarray({100, 100}, ivy::int8), {}, ivy::int8).item<std::int8_t>(), -56);
+  // 1 + 2 + ... + 1000 in float32 and float64, and the mean, with keepdims
+  std::vector<double> v(1000);
+  for (int i = 0; i < 1000; ++i) v[i] = i + 1;
+  auto x = ivy::reshape(ivy::asarray(v), ivy::Shape{10, 100});
+  EXPECT_EQ(ivy::sum(x).item<double>(), 500500.0);
+  EXPECT_EQ(ivy::sum(ivy::astype(x, ivy::float32)).item<float>(), 500500.0f);
+  auto m = ivy::mean(x, {}, true);
+  EXPECT_EQ(m.shape(), (ivy::Shape{1, 1}));
+  EXPECT_DOUBLE_EQ(m.item<double>(), 500.5);
+  // 7 elements: the tail goes through the lanes too; product of 1..7 = 5040
+  EXPECT_EQ(ivy::prod(ivy::asarray({1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0})).item<double>(), 5040.0);
+}
+
 TEST_P(Core, ComplexEdgeValues) {
   using C = std::complex<double>;
   const double inf = std::numeric_limits<double>::infinity();

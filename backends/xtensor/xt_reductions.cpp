@@ -36,11 +36,56 @@ Shape squeezed(const Array& x, const std::vector<std::size_t>& ax) {
   return s;
 }
 
-// sum / prod / mean through xtensor's reducers, computed in the output dtype.
+// Reduction of a whole contiguous buffer to one value: eight interleaved accumulators (the
+// loop vectorizes, and the partial sums keep rounding error closer to NumPy's pairwise sum
+// than one running total); integers wrap (unsigned arithmetic), as the standard allows.
+// a * b and a + b for the accumulator: integers in uint64 (no promotion to a signed int
+// that could overflow), wrapped back to the accumulator's width.
+template <int Kind, class A>
+A step(A acc, A v) {
+  if constexpr (std::is_integral_v<A>) {
+    const std::uint64_t x = acc, y = v;
+    return static_cast<A>(Kind == 1 ? x * y : x + y);
+  } else {
+    return Kind == 1 ? acc * v : acc + v;
+  }
+}
+template <int Kind, class T>
+T reduce_all(const T* p, std::int64_t n) {
+  using A = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
+  constexpr int kLanes = 8;
+  A acc[kLanes];
+  for (auto& v : acc) v = Kind == 1 ? A(1) : A(0);
+  std::int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) acc[k] = step<Kind>(acc[k], static_cast<A>(p[i + k]));
+  for (int k = 1; i < n; ++i, k = (k + 1) % kLanes) acc[k] = step<Kind>(acc[k], static_cast<A>(p[i]));  // tail
+  for (int w = kLanes / 2; w > 0; w /= 2)  // combine pairwise
+    for (int k = 0; k < w; ++k) acc[k] = step<Kind>(acc[k], acc[k + w]);
+  T r = static_cast<T>(acc[0]);
+  if constexpr (Kind == 2) r = r / static_cast<real_t<T>>(n);
+  return r;
+}
+
+// sum / prod / mean through xtensor's reducers, computed in the output dtype; a reduction
+// over every axis of a non-empty array is one pass over the buffer.
 template <int Kind>
 void xt_reduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   DType d = spec[0].dtype;
   Array x = cast_if(in[0], d);
+  const bool all_axes = !a.has_axes || static_cast<std::int64_t>(a.axes.size()) == x.ndim();
+  if (all_axes && x.ndim() > 0 && x.size() > 0) {
+    visit(d, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, bool> || (Kind == 2 && std::is_integral_v<T>)) {
+        fail(Kind == 2 ? "mean" : "sum", "unsupported accumulation dtype");
+      } else {
+        out[0] = alloc(spec[0].shape, d);
+        ptr<T>(out[0])[0] = reduce_all<Kind>(ptr<T>(x), x.size());
+      }
+    });
+    return;
+  }
   auto ax = red_axes(x, a);
   if (ax.empty()) {
     out[0] = alias(x.dtype() == in[0].dtype() ? contiguous_copy(x) : x, spec[0].shape);
