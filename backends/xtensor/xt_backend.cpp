@@ -244,26 +244,73 @@ Array broadcast_to(const Array& x, const Shape& s) {
   return gather_axes(xp, idx);
 }
 
+namespace {
+template <std::int64_t E>
+void strided_row(unsigned char* dst, const unsigned char* src, std::int64_t n, std::int64_t step) {
+  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * E, src + i * step * E, E);
+}
+}  // namespace
+
+void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os, const Dims& strides, std::int64_t base,
+                  std::size_t sz) {
+  const std::int64_t r = static_cast<std::int64_t>(os.size());
+  if (os.numel() == 0) return;
+  if (r == 0) {
+    std::memcpy(dst, src + base * static_cast<std::int64_t>(sz), sz);
+    return;
+  }
+  const std::int64_t len = os[r - 1], step = strides[r - 1];
+  const std::size_t row_bytes = static_cast<std::size_t>(len) * sz;
+  const std::int64_t rows = os.numel() / len;
+  Dims pos;  // odometer over the leading axes of the result
+  pos.resize(static_cast<std::size_t>(r - 1));
+  for (std::int64_t k = 0; k < rows; ++k) {
+    std::int64_t off = base;
+    for (std::int64_t d = 0; d + 1 < r; ++d) off += pos[d] * strides[d];
+    const unsigned char* s = src + off * static_cast<std::int64_t>(sz);
+    if (step == 1) {
+      std::memcpy(dst, s, row_bytes);
+    } else {
+      switch (sz) {
+        case 1: strided_row<1>(dst, s, len, step); break;
+        case 2: strided_row<2>(dst, s, len, step); break;
+        case 4: strided_row<4>(dst, s, len, step); break;
+        case 8: strided_row<8>(dst, s, len, step); break;
+        default: strided_row<16>(dst, s, len, step); break;
+      }
+    }
+    dst += row_bytes;
+    for (std::int64_t d = r - 2; d >= 0; --d) {
+      if (++pos[d] < os[d]) break;
+      pos[d] = 0;
+    }
+  }
+}
+
 Array permute(const Array& x, const Dims& perm) {
   bool identity = true;
   for (std::size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<std::int64_t>(i);
   if (identity) return x;
+  const Shape& xs = x.shape();
+  Dims st;  // element strides of x
+  st.resize(xs.size());
+  for (std::int64_t d = static_cast<std::int64_t>(xs.size()) - 1, acc = 1; d >= 0; --d) st[d] = acc, acc *= xs[d];
   Shape os;
-  auto st = strides_of(x.shape());
-  std::vector<std::int64_t> pst;
-  std::vector<std::vector<std::int64_t>> idx;
+  Dims pst;
+  bool order_kept = true;  // axes longer than 1 keep their order: the bytes do not move
+  std::int64_t last = -1;
   for (auto p : perm) {
-    os.push_back(x.shape()[p]);
+    os.push_back(xs[p]);
     pst.push_back(st[p]);
-    std::vector<std::int64_t> l(static_cast<std::size_t>(x.shape()[p]));
-    for (std::size_t i = 0; i < l.size(); ++i) l[i] = static_cast<std::int64_t>(i);
-    idx.push_back(std::move(l));
+    if (xs[p] > 1) order_kept &= p > last, last = p;
   }
   Array out = alloc(os, x.dtype());
-  std::size_t sz = itemsize(x.dtype());
-  auto* src = static_cast<const unsigned char*>(raw(x));
-  auto* dst = static_cast<unsigned char*>(raw(out));
-  walk(os, idx, pst, [&](std::int64_t lin, std::int64_t off) { copy_elem(dst + lin * sz, src + off * sz, sz); });
+  if (order_kept) {
+    if (x.size()) std::memcpy(raw(out), raw(x), static_cast<std::size_t>(x.size()) * itemsize(x.dtype()));
+    return out;
+  }
+  strided_copy(static_cast<unsigned char*>(raw(out)), static_cast<const unsigned char*>(raw(x)), os, pst, 0,
+               itemsize(x.dtype()));
   return out;
 }
 

@@ -115,6 +115,10 @@ Array gather_axes(const Array& x, const std::vector<std::vector<std::int64_t>>& 
 void scatter_axes(Array& out, const std::vector<std::vector<std::int64_t>>& idx, const Array& v);
 Array broadcast_to(const Array& x, const Shape& s);
 Array permute(const Array& x, const Dims& perm);
+// dst (contiguous, shape os) = the elements of src at base + sum_d i_d * strides[d]
+// (element units; strides may be negative), rows with stride 1 copied in one memcpy.
+void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os, const Dims& strides, std::int64_t base,
+                  std::size_t sz);
 Array contiguous_copy(const Array& x);
 
 // Moves `axes` of x to the end (keeping order); returns [outer, inner] sizes.

@@ -327,51 +327,20 @@ std::vector<std::vector<std::int64_t>> slice_idx(const Array& x, const Attrs& a)
   }
   return idx;
 }
-// A strided copy: an odometer over the leading axes of the result, the last axis copied in
-// one memcpy when its step is 1, element by element (fixed-size copies) otherwise.
-template <std::size_t E>
-void strided_row(unsigned char* dst, const unsigned char* src, std::int64_t n, std::int64_t step) {
-  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * static_cast<std::int64_t>(E), src + i * step * static_cast<std::int64_t>(E), E);
-}
+// A strided copy (rows with step 1 in one memcpy).
 XT_KERNEL(strided_slice) {
   const Array& x = in[0];
-  const Shape& os = spec[0].shape;
-  out[0] = alloc(os, x.dtype());
-  const std::int64_t r = x.ndim();
-  if (os.numel() == 0) return;
-  const std::size_t sz = itemsize(x.dtype());
-  const auto* src = static_cast<const unsigned char*>(raw(x));
-  auto* dst = static_cast<unsigned char*>(raw(out[0]));
-  if (r == 0) {
-    std::memcpy(dst, src, sz);
-    return;
+  out[0] = alloc(spec[0].shape, x.dtype());
+  Dims st;  // element strides of x, scaled by the steps; base = the first element
+  st.resize(static_cast<std::size_t>(x.ndim()));
+  std::int64_t base = 0;
+  for (std::int64_t d = x.ndim() - 1, acc = 1; d >= 0; --d) {
+    st[d] = a.ints3[d] * acc;
+    base += a.ints[d] * acc;
+    acc *= x.shape()[d];
   }
-  Dims st;  // element strides of x
-  st.resize(static_cast<std::size_t>(r));
-  for (std::int64_t d = r - 1, acc = 1; d >= 0; --d) st[d] = acc, acc *= x.shape()[d];
-  const std::int64_t len = os[r - 1], step = a.ints3[r - 1];
-  const std::size_t row_bytes = static_cast<std::size_t>(len) * sz;
-  Dims pos;  // odometer over the result's leading axes
-  pos.resize(static_cast<std::size_t>(r - 1));
-  const std::int64_t rows = os.numel() / len;
-  for (std::int64_t k = 0; k < rows; ++k) {
-    std::int64_t off = a.ints[r - 1];
-    for (std::int64_t d = 0; d + 1 < r; ++d) off += (a.ints[d] + pos[d] * a.ints3[d]) * st[d];
-    const unsigned char* s = src + off * static_cast<std::int64_t>(sz);
-    if (step == 1) std::memcpy(dst, s, row_bytes);
-    else switch (sz) {
-        case 1: strided_row<1>(dst, s, len, step); break;
-        case 2: strided_row<2>(dst, s, len, step); break;
-        case 4: strided_row<4>(dst, s, len, step); break;
-        case 8: strided_row<8>(dst, s, len, step); break;
-        default: strided_row<16>(dst, s, len, step); break;
-      }
-    dst += row_bytes;
-    for (std::int64_t d = r - 2; d >= 0; --d) {
-      if (++pos[d] < os[d]) break;
-      pos[d] = 0;
-    }
-  }
+  strided_copy(static_cast<unsigned char*>(raw(out[0])), static_cast<const unsigned char*>(raw(x)), spec[0].shape, st,
+               base, itemsize(x.dtype()));
 }
 XT_KERNEL(slice_update) {
   out[0] = contiguous_copy(in[0]);
