@@ -192,10 +192,20 @@ XT_KERNEL(astype) { out[0] = in[0].dtype() == spec[0].dtype ? contiguous_copy(in
 XT_KERNEL(reshape) { out[0] = alias(in[0], spec[0].shape); }
 XT_KERNEL(permute_dims) { out[0] = permute(in[0], a.axes); }
 XT_KERNEL(broadcast_to) { out[0] = broadcast_to(in[0], a.ints); }
-XT_KERNEL(flip) {
-  auto idx = identity_idx(in[0].shape());
-  for (auto ax : a.axes) std::reverse(idx[ax].begin(), idx[ax].end());
-  out[0] = gather_axes(in[0], idx);
+XT_KERNEL(flip) {  // a strided copy walking the flipped axes backwards
+  const Array& x = in[0];
+  out[0] = alloc(x.shape(), x.dtype());
+  Dims st;
+  st.resize(static_cast<std::size_t>(x.ndim()));
+  std::int64_t base = 0;
+  for (std::int64_t d = x.ndim() - 1, acc = 1; d >= 0; --d) {
+    const bool flipped = std::find(a.axes.begin(), a.axes.end(), d) != a.axes.end();
+    st[d] = flipped ? -acc : acc;
+    if (flipped && x.shape()[d] > 0) base += (x.shape()[d] - 1) * acc;
+    acc *= x.shape()[d];
+  }
+  strided_copy(static_cast<unsigned char*>(raw(out[0])), static_cast<const unsigned char*>(raw(x)), x.shape(), st, base,
+               itemsize(x.dtype()));
 }
 // Rolls and repeats move whole blocks: with the array seen as [outer, len, inner] around
 // the axis, every block of `inner` elements is copied in one piece.
