@@ -420,7 +420,7 @@ void register_torch_rest() {
   TR(randint, none, at::randint(0, 100, {t.n}, at::TensorOptions().dtype(at::kLong)),
      ivy::randint(0, 100, ivy::Shape{x.n}, ivy::int64, {}, x.be))
   TR(tril, sq, at::tril(t.a, 0), ivy::tril(x.a)) TR(triu, sq, at::triu(t.a, 0), ivy::triu(x.a))
-  TR(astype, f1, t.a.to(at::kDouble).clone(), ivy::astype(x.a, ivy::float64))
+  TR(astype, f1, t.a.to(at::kDouble), ivy::astype(x.a, ivy::float64))
   // manipulation
   TR(broadcast_to, col, t.a.expand({t.s, t.s}), ivy::broadcast_to(x.a, ivy::Shape{x.s, x.s}))
   TR(roll, f1, at::roll(t.a, v1(3), {}), ivy::roll(x.a, 3))

@@ -314,7 +314,12 @@ RUN(random_normal, {
 RUN(randint, SET(cast(at::randint(a.s0.i, a.s1.i, ref(a.ints), at::TensorOptions().dtype(at::kLong)), spec[0].dtype)))
 RUN(tril, SET(at::tril(T(in[0]), a.i0)))
 RUN(triu, SET(at::triu(T(in[0]), a.i0)))
-RUN(astype, SET(cast(T(in[0]), spec[0].dtype).clone()))
+// A new array either way: the conversion already made one unless the storage type is
+// unchanged (then clone).
+RUN(astype, {
+  at::Tensor r = cast(T(in[0]), spec[0].dtype);
+  SET(r.unsafeGetTensorImpl() == T(in[0]).unsafeGetTensorImpl() ? r.clone() : r);
+})
 
 // ---- manipulation
 RUN(reshape, SET(T(in[0]).reshape(ref(spec[0].shape))))
