@@ -103,9 +103,15 @@ XT_KERNEL(matmul) {
   const Index m = v1 ? 1 : s1[s1.size() - 2], k = s1.back(), N = v2 ? 1 : s2.back();
   const Shape b1 = v1 ? Shape{} : batch_shape(s1, 2), b2 = v2 ? Shape{} : batch_shape(s2, 2);
   const Shape bo = broadcast_shapes(b1, b2, "matmul");
-  out[0] = zeros(spec[0].shape, d);
-  if (m == 0 || N == 0 || k == 0 || bo.numel() == 0) return;  // empty, or a sum of nothing (zeros)
-  const auto i1 = broadcast_map(bo, b1), i2 = broadcast_map(bo, b2);
+  out[0] = alloc(spec[0].shape, d);
+  if (m == 0 || N == 0 || bo.numel() == 0) return;  // empty
+  if (k == 0) {                                      // a sum of nothing: zeros
+    std::memset(raw(out[0]), 0, static_cast<std::size_t>(out[0].size()) * itemsize(d));
+    return;
+  }
+  const Index nb = bo.numel();
+  std::vector<Index> i1, i2;  // batch offsets; a single matrix product needs none
+  if (nb > 1) i1 = broadcast_map(bo, b1), i2 = broadcast_map(bo, b2);
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
@@ -118,10 +124,10 @@ XT_KERNEL(matmul) {
       const U* p1 = reinterpret_cast<const U*>(ptr<T>(x1));
       const U* p2 = reinterpret_cast<const U*>(ptr<T>(x2));
       U* po = reinterpret_cast<U*>(ptr<T>(out[0]));
-      const Index nb = bo.numel();
       for (Index b = 0; b < nb; ++b) {
-        CRMap<U> A(p1 + i1[static_cast<std::size_t>(b)] * m * k, m, k);
-        CRMap<U> B(p2 + i2[static_cast<std::size_t>(b)] * k * N, k, N);
+        const Index o1 = nb > 1 ? i1[static_cast<std::size_t>(b)] : 0, o2 = nb > 1 ? i2[static_cast<std::size_t>(b)] : 0;
+        CRMap<U> A(p1 + o1 * m * k, m, k);
+        CRMap<U> B(p2 + o2 * k * N, k, N);
         RMap<U> C(po + b * m * N, m, N);
         C.noalias() = A * B;
       }

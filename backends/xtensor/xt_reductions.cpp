@@ -234,35 +234,50 @@ void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
 XT_KERNEL(argmax) { argreduce<true>(in, a, spec, out); }
 XT_KERNEL(argmin) { argreduce<false>(in, a, spec, out); }
 
+// Running sums/products along an axis, with the array seen as [outer, len, inner]: each row
+// of `inner` elements adds (multiplies) the previous row of the result, so the inner loop
+// vectorizes; integers wrap (unsigned arithmetic). include_initial (b1) starts each run with
+// a row of the identity.
 template <bool IsSum>
 void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  constexpr int Kind = IsSum ? 0 : 1;
   DType d = spec[0].dtype;
   Array x = cast_if(in[0], d);
-  if (x.ndim() == 0) x = alias(x, Shape{1});
-  std::int64_t ax = in[0].ndim() ? a.i0 : 0;
+  const std::int64_t ax = in[0].ndim() ? a.i0 : 0;
+  std::int64_t outer = 1, len = 1, inner = 1;
+  for (std::int64_t i = 0; i < x.ndim(); ++i) {
+    if (i < ax) outer *= x.shape()[i];
+    else if (i == ax) len = x.shape()[i];
+    else inner *= x.shape()[i];
+  }
+  const bool init = a.b1;
+  out[0] = alloc(spec[0].shape, d);
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
       fail(IsSum ? "cumulative_sum" : "cumulative_prod", "bool accumulation dtype");
     } else {
-      auto v = view<T>(x);
-      Array r = IsSum ? eval<T>(x.shape(), d, xt::cumsum(v, static_cast<std::ptrdiff_t>(ax)))
-                      : eval<T>(x.shape(), d, xt::cumprod(v, static_cast<std::ptrdiff_t>(ax)));
-      if (!a.b1) {
-        out[0] = r;
-        return;
+      using A = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
+      const A* p = reinterpret_cast<const A*>(ptr<T>(x));
+      A* o = reinterpret_cast<A*>(ptr<T>(out[0]));
+      const A id = IsSum ? A(0) : A(1);
+      const std::int64_t olen = len + (init ? 1 : 0);
+      for (std::int64_t ob = 0; ob < outer; ++ob) {
+        const A* src = p + ob * len * inner;
+        A* dst = o + ob * olen * inner;
+        if (init) {
+          std::fill_n(dst, inner, id);
+          dst += inner;
+        }
+        if (len == 0) continue;
+        for (std::int64_t k = 0; k < inner; ++k) dst[k] = src[k];
+        for (std::int64_t i = 1; i < len; ++i) {
+          const A* prev = dst + (i - 1) * inner;
+          A* cur = dst + i * inner;
+          const A* v = src + i * inner;
+          for (std::int64_t k = 0; k < inner; ++k) cur[k] = step<Kind>(prev[k], v[k]);
+        }
       }
-      Array o = alloc(spec[0].shape, d);
-      auto ov = view<T>(o);
-      std::fill(ov.begin(), ov.end(), IsSum ? T(0) : T(1));
-      std::vector<std::vector<std::int64_t>> idx;
-      for (std::int64_t k = 0; k < x.ndim(); ++k) {
-        std::vector<std::int64_t> l;
-        for (std::int64_t i = 0; i < x.shape()[k]; ++i) l.push_back(k == ax ? i + 1 : i);
-        idx.push_back(std::move(l));
-      }
-      scatter_axes(o, idx, r);
-      out[0] = o;
     }
   });
 }
