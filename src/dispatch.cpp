@@ -138,8 +138,9 @@ namespace {
                    b.backend().name() + "; move one with ivy::to_backend");
 }
 
-const BackendImpl* resolve(const OpInfo& info, std::span<const Array> in, Backend explicit_backend,
-                           std::vector<Array>* moved) {
+// The backend when run() does not take it from the inputs: an explicit one (inputs on other
+// backends are moved to it), else the innermost scope, the global choice, the default.
+const BackendImpl* resolve(std::span<const Array> in, Backend explicit_backend, std::vector<Array>* moved) {
   if (explicit_backend) {
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (in[i].impl()->backend != explicit_backend.impl()) {
@@ -148,12 +149,6 @@ const BackendImpl* resolve(const OpInfo& info, std::span<const Array> in, Backen
       }
     }
     return explicit_backend.impl();
-  }
-  if (!in.empty()) {
-    const BackendImpl* b = in[0].impl()->backend;
-    for (std::size_t i = 1; i < in.size(); ++i)
-      if (in[i].impl()->backend != b) mixed_backends(info, in[0], in[i]);
-    return b;
   }
   if (tl_scope) return tl_scope;
   if (tl_global) return tl_global;
@@ -167,7 +162,7 @@ int run(OpId op, std::span<const Array> in_arg, const Attrs& a, Backend explicit
   // One pass over the inputs: defined, one backend, dtype kinds, dtypes used.
   const BackendImpl* be = nullptr;
   std::uint16_t used = 0;
-  std::uint8_t kinds_seen = K_ANY;
+  bool kinds_ok = true;
   for (const Array& x : in_arg) {
     if (!x.defined()) throw ValueError(std::string("[") + info.name + "] an input array is undefined");
     const BackendImpl* xb = x.impl()->backend;
@@ -175,21 +170,19 @@ int run(OpId op, std::span<const Array> in_arg, const Attrs& a, Backend explicit
     else if (xb != be && !explicit_backend) mixed_backends(info, in_arg[0], x);
     const int d = static_cast<int>(x.dtype());
     used |= static_cast<std::uint16_t>(1u << d);
-    kinds_seen &= (kKindOf[d] & info.kinds) ? K_ANY : 0;
+    kinds_ok &= (kKindOf[d] & info.kinds) != 0;
   }
   std::vector<Array> moved;
   std::span<const Array> in = in_arg;
-  if (explicit_backend) {
-    be = resolve(info, in_arg, explicit_backend, &moved);
+  if (explicit_backend || !be) {
+    be = resolve(in_arg, explicit_backend, &moved);
     if (!moved.empty()) in = std::span<const Array>(moved);
-  } else if (!be) {
-    be = resolve(info, in_arg, explicit_backend, &moved);
   }
   int n_in = static_cast<int>(in.size());
   if (info.n_in >= 0 && n_in != info.n_in)
     throw ValueError(std::string("[") + info.name + "] expects " + std::to_string(info.n_in) + " inputs, got " +
                      std::to_string(n_in));
-  if (!kinds_seen)
+  if (!kinds_ok)
     for (const Array& x : in)
       if (!(kKindOf[static_cast<int>(x.dtype())] & info.kinds)) meta::bad_dtype(info.name, x, info.kinds, be);
   int n_out = info.meta(info.name, in.data(), n_in, a, specs);

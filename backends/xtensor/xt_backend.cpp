@@ -95,19 +95,9 @@ inline void copy_elem(unsigned char* dst, const unsigned char* src, std::size_t 
     default: std::memcpy(dst, src, sz);
   }
 }
-std::vector<std::int64_t> strides_of(const Shape& s) {
-  std::vector<std::int64_t> st(s.size());
-  std::int64_t acc = 1;
-  for (std::size_t i = s.size(); i-- > 0;) {
-    st[i] = acc;
-    acc *= s[i];
-  }
-  return st;
-}
 // Visits every output position (odometer); f(out_linear, in_offset).
 template <class F>
-void walk(const Shape& out_shape, const std::vector<std::vector<std::int64_t>>& idx, const std::vector<std::int64_t>& in_strides,
-          F&& f) {
+void walk(const Shape& out_shape, const std::vector<std::vector<std::int64_t>>& idx, const Dims& in_strides, F&& f) {
   std::size_t r = out_shape.size();
   std::int64_t total = out_shape.numel();
   if (total == 0) return;
@@ -211,7 +201,8 @@ void copy_axes(unsigned char* outp, const Shape& out_shape, const unsigned char*
     body(0, 0);
     return;
   }
-  std::vector<std::int64_t> lead_st(st.begin(), st.end() - 1);
+  Dims lead_st = st;
+  lead_st.pop_back();
   walk(lead, lead_idx, lead_st, body);
 }
 }  // namespace
@@ -292,9 +283,7 @@ Array permute(const Array& x, const Dims& perm) {
   for (std::size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<std::int64_t>(i);
   if (identity) return x;
   const Shape& xs = x.shape();
-  Dims st;  // element strides of x
-  st.resize(xs.size());
-  for (std::int64_t d = static_cast<std::int64_t>(xs.size()) - 1, acc = 1; d >= 0; --d) st[d] = acc, acc *= xs[d];
+  const Dims st = strides_of(xs);
   Shape os;
   Dims pst;
   bool order_kept = true;  // axes longer than 1 keep their order: the bytes do not move

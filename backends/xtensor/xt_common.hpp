@@ -108,6 +108,32 @@ Array eval(const Shape& s, DType d, E&& expr) {
   return out;
 }
 
+// Element strides of a contiguous row-major array of shape s (no heap: Dims is fixed-capacity).
+inline Dims strides_of(const Shape& s) {
+  Dims st;
+  st.resize(s.size());
+  std::int64_t acc = 1;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    st[i] = acc;
+    acc *= s[i];
+  }
+  return st;
+}
+// The array seen as [outer, len, inner] around `axis`: runs along the axis move blocks of
+// `inner` contiguous elements.
+struct AxisBlocks {
+  std::int64_t outer = 1, len = 1, inner = 1;
+};
+inline AxisBlocks blocks_around(const Shape& s, std::int64_t axis) {
+  AxisBlocks b;
+  for (std::int64_t d = 0; d < static_cast<std::int64_t>(s.size()); ++d) {
+    if (d < axis) b.outer *= s[d];
+    else if (d == axis) b.len = s[d];
+    else b.inner *= s[d];
+  }
+  return b;
+}
+
 // Layout helpers (type-agnostic, element = itemsize bytes).
 // out[i0,..,ik] = x[idx[0][i0], .., idx[k][ik]]  (one index list per axis of x)
 Array gather_axes(const Array& x, const std::vector<std::vector<std::int64_t>>& idx);

@@ -243,13 +243,8 @@ void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out
   constexpr int Kind = IsSum ? 0 : 1;
   DType d = spec[0].dtype;
   Array x = cast_if(in[0], d);
-  const std::int64_t ax = in[0].ndim() ? a.i0 : 0;
-  std::int64_t outer = 1, len = 1, inner = 1;
-  for (std::int64_t i = 0; i < x.ndim(); ++i) {
-    if (i < ax) outer *= x.shape()[i];
-    else if (i == ax) len = x.shape()[i];
-    else inner *= x.shape()[i];
-  }
+  const AxisBlocks blk = blocks_around(x.shape(), in[0].ndim() ? a.i0 : 0);  // 0-d: one block of one
+  const std::int64_t outer = blk.outer, len = blk.len, inner = blk.inner;
   const bool init = a.b1;
   out[0] = alloc(spec[0].shape, d);
   visit(d, [&](auto tag) {

@@ -195,32 +195,18 @@ XT_KERNEL(broadcast_to) { out[0] = broadcast_to(in[0], a.ints); }
 XT_KERNEL(flip) {  // a strided copy walking the flipped axes backwards
   const Array& x = in[0];
   out[0] = alloc(x.shape(), x.dtype());
-  Dims st;
-  st.resize(static_cast<std::size_t>(x.ndim()));
+  Dims st = strides_of(x.shape());
   std::int64_t base = 0;
-  for (std::int64_t d = x.ndim() - 1, acc = 1; d >= 0; --d) {
-    const bool flipped = std::find(a.axes.begin(), a.axes.end(), d) != a.axes.end();
-    st[d] = flipped ? -acc : acc;
-    if (flipped && x.shape()[d] > 0) base += (x.shape()[d] - 1) * acc;
-    acc *= x.shape()[d];
+  for (std::int64_t d = 0; d < x.ndim(); ++d) {
+    if (std::find(a.axes.begin(), a.axes.end(), d) == a.axes.end()) continue;
+    if (x.shape()[d] > 0) base += (x.shape()[d] - 1) * st[d];
+    st[d] = -st[d];
   }
   strided_copy(static_cast<unsigned char*>(raw(out[0])), static_cast<const unsigned char*>(raw(x)), x.shape(), st, base,
                itemsize(x.dtype()));
 }
-// Rolls and repeats move whole blocks: with the array seen as [outer, len, inner] around
-// the axis, every block of `inner` elements is copied in one piece.
-struct AxisBlocks {
-  std::int64_t outer = 1, len = 1, inner = 1;
-};
-AxisBlocks blocks_around(const Shape& s, std::int64_t axis) {
-  AxisBlocks b;
-  for (std::int64_t d = 0; d < static_cast<std::int64_t>(s.size()); ++d) {
-    if (d < axis) b.outer *= s[d];
-    else if (d == axis) b.len = s[d];
-    else b.inner *= s[d];
-  }
-  return b;
-}
+// Rolls and repeats move whole blocks (see blocks_around): every block of `inner` elements
+// is copied in one piece.
 // dst = src rolled by `shift` (0 < shift < len) along the middle axis.
 void roll_blocks(const unsigned char* src, unsigned char* dst, const AxisBlocks& b, std::int64_t shift, std::size_t sz) {
   const std::size_t row = static_cast<std::size_t>(b.len * b.inner) * sz;
@@ -341,13 +327,11 @@ std::vector<std::vector<std::int64_t>> slice_idx(const Array& x, const Attrs& a)
 XT_KERNEL(strided_slice) {
   const Array& x = in[0];
   out[0] = alloc(spec[0].shape, x.dtype());
-  Dims st;  // element strides of x, scaled by the steps; base = the first element
-  st.resize(static_cast<std::size_t>(x.ndim()));
+  Dims st = strides_of(x.shape());  // scaled by the steps; base = the first element
   std::int64_t base = 0;
-  for (std::int64_t d = x.ndim() - 1, acc = 1; d >= 0; --d) {
-    st[d] = a.ints3[d] * acc;
-    base += a.ints[d] * acc;
-    acc *= x.shape()[d];
+  for (std::int64_t d = 0; d < x.ndim(); ++d) {
+    base += a.ints[d] * st[d];
+    st[d] *= a.ints3[d];
   }
   strided_copy(static_cast<unsigned char*>(raw(out[0])), static_cast<const unsigned char*>(raw(x)), spec[0].shape, st,
                base, itemsize(x.dtype()));
@@ -424,12 +408,7 @@ XT_KERNEL(nonzero) {
   });
   std::int64_t r = x.ndim(), cnt = static_cast<std::int64_t>(hits.size());
   for (std::int64_t d = 0; d < r; ++d) out[d] = alloc(Shape{cnt}, int64);
-  std::vector<std::int64_t> st(static_cast<std::size_t>(r));
-  std::int64_t acc = 1;
-  for (std::int64_t d = r; d-- > 0;) {
-    st[d] = acc;
-    acc *= x.shape()[d];
-  }
+  const Dims st = strides_of(x.shape());
   for (std::int64_t i = 0; i < cnt; ++i)
     for (std::int64_t d = 0; d < r; ++d) ptr<std::int64_t>(out[d])[i] = (hits[i] / st[d]) % x.shape()[d];
 }
@@ -572,7 +551,9 @@ XT_KERNEL(isin) {
   visit(c, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = ptr<T>(x1);
-    if (is_cplx_v<T> || x2.size() <= 32) {  // small test sets: a branch-free scan beats sorting
+    // complex values have no order, and small test sets are faster scanned (branch-free)
+    // than sorted: compare with every element
+    auto scan = [&] {
       const T* q = ptr<T>(x2);
       const std::int64_t m = x2.size();
       for (std::int64_t i = 0; i < x1.size(); ++i) {
@@ -580,13 +561,11 @@ XT_KERNEL(isin) {
         for (std::int64_t j = 0; j < m; ++j) f |= p[i] == q[j];
         o[i] = f != a.b0;
       }
-    } else if constexpr (is_cplx_v<T>) {
-      const T* q = ptr<T>(x2);
-      for (std::int64_t i = 0; i < x1.size(); ++i) {
-        bool f = false;
-        for (std::int64_t j = 0; j < x2.size() && !f; ++j) f = p[i] == q[j];
-        o[i] = f != a.b0;
-      }
+    };
+    if constexpr (is_cplx_v<T>) {
+      scan();
+    } else if (x2.size() <= 32) {
+      scan();
     } else {
       std::vector<T> s(ptr<T>(x2), ptr<T>(x2) + x2.size());
       std::sort(s.begin(), s.end(), lt<T>);
