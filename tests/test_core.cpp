@@ -300,6 +300,35 @@ TEST_P(Core, Random) {
   EXPECT_EQ(ivy::max(r).item<std::int64_t>(), 3);
 }
 
+// Result handles are recycled per thread (torch): arrays made on one thread and released on
+// another, threads that end with handles cached, and many handles alive at once keep their
+// values (run under ASan as well).
+TEST_P(Core, ArraysAcrossThreads) {
+  ivy::Backend b(GetParam());
+  std::vector<ivy::Array> made;
+  for (int t = 0; t < 4; ++t) {
+    std::thread th([&, t] {
+      ivy::BackendScope s(b);
+      auto x = ivy::full({3}, static_cast<double>(t), ivy::float32);
+      for (int i = 0; i < 200; ++i) x = ivy::add(x, ivy::full({3}, 1.0, ivy::float32));  // churn
+      made.push_back(x);
+    });
+    th.join();
+  }
+  ASSERT_EQ(made.size(), 4u);
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(V<float>(made[t]), std::vector<float>(3, 200.0f + t));
+  std::vector<ivy::Array> many;
+  for (int i = 0; i < 300; ++i) many.push_back(ivy::full({2}, static_cast<double>(i), ivy::int32));
+  std::thread th([moved = std::move(many)]() mutable {
+    for (int i = 0; i < 300; ++i) ASSERT_EQ(V<std::int32_t>(moved[i]), std::vector<std::int32_t>(2, i));
+    moved.clear();  // released on a thread that made none of them
+  });
+  th.join();
+  made.clear();
+  auto y = ivy::add(ivy::ones({2}), ivy::ones({2}));
+  EXPECT_EQ(V<float>(y), std::vector<float>(2, 2.0f));
+}
+
 // Regressions found by the Python property tests (python/tests/test_hypothesis.py); values
 // by hand.
 TEST_P(Core, UnsignedScalarsAndPrinting) {

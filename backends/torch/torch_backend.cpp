@@ -169,10 +169,70 @@ struct TorchImpl final : ArrayImpl {
 
 const at::Tensor& T(const Array& a) { return static_cast<TorchImpl*>(a.impl())->t; }
 
+// The result handles (TorchImpl and its shared_ptr control block, one block of one size)
+// are recycled through a small per-thread free list: a handle costs a pointer pop instead
+// of a malloc/free pair, the only heap work ivy adds to a LibTorch call. The list is plain
+// thread-local data (no guard on access); a thread_local flusher, set up on first use,
+// returns the cached blocks when the thread ends, after which blocks go straight back to
+// operator delete (arrays destroyed late, e.g. in static destructors).
+struct HandleCache {
+  void* head;
+  int count;
+  bool registered;
+  bool dead;
+};
+// initial-exec: one %fs-relative load instead of a __tls_get_addr call (16 bytes of static
+// TLS, which a dlopen'ed libivy gets from glibc's surplus, as libgomp does).
+thread_local HandleCache t_handles __attribute__((tls_model("initial-exec")));
+constexpr int kMaxCachedHandles = 64;
+struct HandleCacheFlush {
+  ~HandleCacheFlush() {
+    HandleCache& c = t_handles;
+    while (c.head) {
+      void* next = *static_cast<void**>(c.head);
+      ::operator delete(c.head);
+      c.head = next;
+    }
+    c.count = 0;
+    c.dead = true;
+  }
+};
+void register_flush(HandleCache& c) {
+  c.registered = true;
+  static thread_local HandleCacheFlush flush;
+  (void)flush;
+}
+template <class U>
+struct HandleAlloc {
+  using value_type = U;
+  HandleAlloc() = default;
+  template <class V>
+  HandleAlloc(const HandleAlloc<V>&) {}  // NOLINT: rebinding
+  U* allocate(std::size_t n) {
+    HandleCache& c = t_handles;
+    if (n == 1 && c.head) {
+      void* p = c.head;
+      c.head = *static_cast<void**>(p);
+      --c.count;
+      return static_cast<U*>(p);
+    }
+    return static_cast<U*>(::operator new(n * sizeof(U)));
+  }
+  void deallocate(U* p, std::size_t n) {
+    HandleCache& c = t_handles;
+    if (n != 1 || c.dead || c.count >= kMaxCachedHandles) return ::operator delete(p);
+    if (!c.registered) register_flush(c);
+    *reinterpret_cast<void**>(p) = c.head;
+    c.head = p;
+    ++c.count;
+  }
+  template <class V>
+  friend bool operator==(const HandleAlloc&, const HandleAlloc<V>&) { return true; }
+};
+
 Shape shape_of(const at::Tensor& t) {
-  Shape s;
-  for (auto d : t.sizes()) s.push_back(d);
-  return s;
+  auto sz = t.sizes();
+  return Shape(std::span<const std::int64_t>(sz.data(), sz.size()));
 }
 at::Tensor cast(const at::Tensor& t, DType d);
 // Every torch array stores its dtype's storage type: a kernel result LibTorch promoted
@@ -181,7 +241,7 @@ at::Tensor cast(const at::Tensor& t, DType d);
 Array make(at::Tensor t, DType d) {
   if (t.scalar_type() != st(d)) t = cast(t, d);
   Shape s = shape_of(t);
-  return Array(std::make_shared<TorchImpl>(std::move(t), d, s));
+  return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d, s));
 }
 // Cast storage to the ivy dtype `d`.
 at::Tensor cast(const at::Tensor& t, DType d) {
@@ -194,10 +254,26 @@ at::Tensor cast(at::Tensor&& t, DType d) {
   if (t.scalar_type() == st(d) && !widened(d)) return std::move(t);
   return cast(static_cast<const at::Tensor&>(t), d);
 }
-// An input in dtype d: borrowed (no reference-count traffic) when no cast is needed.
-c10::MaybeOwned<at::Tensor> in_as(const Array& a, DType d) {
-  if (a.dtype() == d) return c10::MaybeOwned<at::Tensor>::borrowed(T(a));
-  return c10::MaybeOwned<at::Tensor>::owned(cast(T(a), d));
+// An input in dtype d: borrowed (no reference-count traffic) when no cast is needed, else
+// the converted tensor, owned. Unlike c10::MaybeOwned, whose operator* on a temporary
+// returns a copy (two atomic reference-count updates per input), `*in_as(x, d)` is always
+// a reference, valid until the end of the full expression.
+class In {
+ public:
+  explicit In(const at::Tensor& borrowed) : p_(&borrowed) {}
+  explicit In(at::Tensor&& owned) : own_(std::move(owned)), p_(&own_) {}
+  In(const In&) = delete;
+  In& operator=(const In&) = delete;
+  const at::Tensor& operator*() const { return *p_; }
+  const at::Tensor* operator->() const { return p_; }
+
+ private:
+  at::Tensor own_;
+  const at::Tensor* p_;
+};
+In in_as(const Array& a, DType d) {
+  if (a.dtype() == d) return In(T(a));
+  return In(cast(T(a), d));
 }
 at::TensorOptions opts(DType d) { return at::TensorOptions().dtype(st(d)); }
 std::vector<int64_t> vec(const Dims& d) { return {d.begin(), d.end()}; }
@@ -457,16 +533,19 @@ RUN(isin, {
 })
 
 // ---- reductions
-std::vector<int64_t> red_dims(const Array& x, const Attrs& a) {
-  if (a.has_axes) return vec(a.axes);
-  std::vector<int64_t> d(static_cast<size_t>(x.ndim()));
-  for (size_t i = 0; i < d.size(); ++i) d[i] = static_cast<int64_t>(i);
+// The reduced axes, without a heap allocation (pass as ref(red_dims(...)) in one expression).
+Dims red_dims(const Array& x, const Attrs& a) {
+  if (a.has_axes) return a.axes;
+  Dims d;
+  d.resize(static_cast<std::size_t>(x.ndim()));
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<int64_t>(i);
   return d;
 }
 bool no_reduction(const Array& x, const Attrs& a) { return (a.has_axes && a.axes.empty()) || x.ndim() == 0; }
 RUN(sum, {
-  at::Tensor x = *in_as(in[0], spec[0].dtype);
-  SET(no_reduction(in[0], a) ? x.clone() : wrap_unsigned(at::sum(x, red_dims(in[0], a), a.b0), spec[0].dtype));
+  In xi = in_as(in[0], spec[0].dtype);
+  const at::Tensor& x = *xi;
+  SET(no_reduction(in[0], a) ? x.clone() : wrap_unsigned(at::sum(x, ref(red_dims(in[0], a)), a.b0), spec[0].dtype));
 })
 // float16/bfloat16 accumulate in float32 where LibTorch 1.13 has no half kernel (prod,
 // cumsum, cumprod, sqrt), rounded back to the requested dtype by make().
@@ -475,17 +554,18 @@ RUN(prod, {
   at::Tensor x = *in_as(in[0], half_up(spec[0].dtype));
   if (!no_reduction(in[0], a)) {
     auto dims = red_dims(in[0], a);
-    std::sort(dims.rbegin(), dims.rend());
+    std::sort(dims.begin(), dims.end(), std::greater<>());
     for (auto d : dims) x = at::prod(x, d, a.b0);
   }
   SET(wrap_unsigned(x.clone(), spec[0].dtype));
 })
 RUN(mean, {
-  at::Tensor x = *in_as(in[0], spec[0].dtype);
-  SET(no_reduction(in[0], a) ? x.clone() : at::mean(x, red_dims(in[0], a), a.b0));
+  In xi = in_as(in[0], spec[0].dtype);
+  const at::Tensor& x = *xi;
+  SET(no_reduction(in[0], a) ? x.clone() : at::mean(x, ref(red_dims(in[0], a)), a.b0));
 })
-RUN(max, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amax(T(in[0]), red_dims(in[0], a), a.b0)))
-RUN(min, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amin(T(in[0]), red_dims(in[0], a), a.b0)))
+RUN(max, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amax(T(in[0]), ref(red_dims(in[0], a)), a.b0)))
+RUN(min, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amin(T(in[0]), ref(red_dims(in[0], a)), a.b0)))
 at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
   at::Tensor x = *in_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
   if (no_reduction(xin, a))  // every element is its own sample of size 1
@@ -493,20 +573,20 @@ at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
   auto dims = red_dims(xin, a);
   int64_t count = 1;
   for (auto d : dims) count *= x.size(d);
-  at::Tensor m = at::mean(x, dims, true);
+  at::Tensor m = at::mean(x, ref(dims), true);
   at::Tensor dev = at::abs(x - m);
-  at::Tensor s = at::sum(dev * dev, dims, a.b0);
+  at::Tensor s = at::sum(dev * dev, ref(dims), a.b0);
   return at::div(s, static_cast<double>(count) - a.f0).to(st(out));
 }
 RUN(var, SET(variance(in[0], a, spec[0].dtype)))
 RUN(std, SET(at::sqrt(variance(in[0], a, half_up(spec[0].dtype)))))
 RUN(all, {
   at::Tensor z = at::eq(T(in[0]), 0);
-  SET(no_reduction(in[0], a) ? at::logical_not(z) : at::eq(at::sum(z.to(at::kLong), red_dims(in[0], a), a.b0), 0));
+  SET(no_reduction(in[0], a) ? at::logical_not(z) : at::eq(at::sum(z.to(at::kLong), ref(red_dims(in[0], a)), a.b0), 0));
 })
 RUN(any, {
   at::Tensor z = at::ne(T(in[0]), 0);
-  SET(no_reduction(in[0], a) ? z : at::gt(at::sum(z.to(at::kLong), red_dims(in[0], a), a.b0), 0));
+  SET(no_reduction(in[0], a) ? z : at::gt(at::sum(z.to(at::kLong), ref(red_dims(in[0], a)), a.b0), 0));
 })
 at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
   at::Tensor x = *in_as(xin, half_up(d));
@@ -526,7 +606,8 @@ RUN(cumulative_prod, SET(cumulative(in[0], a, spec[0].dtype, false)))
 // ---- linear algebra
 RUN(matmul, {
   DType d = spec[0].dtype;
-  at::Tensor x1 = *in_as(in[0], d), x2 = *in_as(in[1], d);
+  In i1 = in_as(in[0], d), i2 = in_as(in[1], d);
+  const at::Tensor &x1 = *i1, &x2 = *i2;
   at::Tensor r;
   if (d == bool_ || is_integer(d)) {
     // LibTorch's CPU matmul lacks integer paths for some shapes: compute in int64.
@@ -552,14 +633,17 @@ KERNEL(slogdet) {
 RUN(inv, SET(at::linalg_inv(T(in[0]))))
 RUN(solve, {
   DType d = spec[0].dtype;
-  at::Tensor A = *in_as(in[0], d), Bm = *in_as(in[1], d);
+  In ia = in_as(in[0], d), ib = in_as(in[1], d);
+  const at::Tensor &A = *ia, &Bm = *ib;
   if (Bm.dim() == 1) {
     SET(at::linalg_solve(A, Bm.unsqueeze(-1)).squeeze(-1));
+  } else if (A.sizes().slice(0, A.dim() - 2) == Bm.sizes().slice(0, Bm.dim() - 2)) {
+    SET(at::linalg_solve(A, Bm));  // batch dims already equal: no expanded views
   } else {
-    auto s = vec(spec[0].shape);
-    auto as = s;
+    const Shape& s = spec[0].shape;
+    Shape as = s;
     as[as.size() - 1] = A.size(-1);
-    SET(at::linalg_solve(A.expand(as), Bm.expand(s)));
+    SET(at::linalg_solve(A.expand(ref(as)), Bm.expand(ref(s))));
   }
 })
 KERNEL(eigh) {
@@ -604,7 +688,8 @@ KERNEL(qr) {
 // ---- fft
 const char* norm_name(int64_t i) { return i == 1 ? "ortho" : i == 2 ? "forward" : "backward"; }
 RUN(fft_c2c, {
-  at::Tensor x = *in_as(in[0], spec[0].dtype);
+  In xi = in_as(in[0], spec[0].dtype);
+  const at::Tensor& x = *xi;
   SET(a.b0 ? at::fft_ifftn(x, ref(a.ints), ref(a.axes), norm_name(a.i0))
            : at::fft_fftn(x, ref(a.ints), ref(a.axes), norm_name(a.i0)));
 })
