@@ -3,6 +3,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <c10/util/Exception.h>
 
+#include <cmath>
 #include <cstring>
 #include <mutex>
 
@@ -15,7 +16,33 @@ namespace {
 // at::remainder is fmod-based like NumPy's, but a zero result keeps the dividend's sign
 // where NumPy gives it the divisor's. A nonzero result already has the divisor's sign, so
 // one copysign fixes the zeros and changes nothing else.
-at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) { return at::copysign(at::remainder(a, b), b); }
+template <class F>
+void zero_signs(F* r, const F* b, std::int64_t n, bool scalar_b) {
+  if (scalar_b) {
+    const F z = std::copysign(F(0), b[0]);
+    for (std::int64_t i = 0; i < n; ++i) r[i] = r[i] == F(0) ? z : r[i];
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) r[i] = r[i] == F(0) ? std::copysign(F(0), b[i]) : r[i];
+  }
+}
+at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) {
+  at::Tensor r = at::remainder(a, b);
+  // Common case, fixed in place in one pass over the fresh result: contiguous float32/64
+  // CPU data, the divisor of the result's shape or a single value (at::copysign is a second
+  // full LibTorch call, as slow as the remainder itself).
+  const auto ty = r.scalar_type();
+  if ((ty == at::kFloat || ty == at::kDouble) && b.scalar_type() == ty && r.device().is_cpu() &&
+      b.device().is_cpu() && !r.requires_grad() && r.is_contiguous() && b.is_contiguous() &&
+      (b.numel() == 1 || b.sizes() == r.sizes())) {
+    const bool scalar_b = b.numel() == 1;
+    if (ty == at::kFloat)
+      zero_signs(r.data_ptr<float>(), b.data_ptr<float>(), r.numel(), scalar_b);
+    else
+      zero_signs(r.data_ptr<double>(), b.data_ptr<double>(), r.numel(), scalar_b);
+    return r;
+  }
+  return at::copysign(r, b);
+}
 }  // namespace
 
 // ------------------------------------------------ native namespace (at::Tensor in/out)
@@ -490,8 +517,10 @@ KERNEL(nonzero) {
   (void)a;
   (void)n;
   guarded("nonzero", [&] {
-    at::Tensor nz = at::nonzero(T(in[0]));
-    for (int64_t i = 0; i < nz.size(1); ++i) out[i] = make(nz.select(1, i).contiguous(), int64);
+    // (count, ndim) row-major -> one (ndim, count) copy whose rows are the outputs (for a
+    // 1-d input the single column already is contiguous: no copy at all)
+    at::Tensor nz = at::nonzero(T(in[0])).t().contiguous();
+    for (int64_t i = 0; i < nz.size(0); ++i) out[i] = make(nz.select(0, i), int64);
   });
 }
 RUN(where, SET(at::where(T(in[0]), *in_as(in[1], spec[0].dtype), *in_as(in[2], spec[0].dtype))))

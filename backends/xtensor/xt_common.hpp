@@ -98,6 +98,24 @@ Array alias(const Array& x, const Shape& s);
 // Elementwise dtype conversion (complex -> real keeps the real part; -> bool is != 0).
 Array cast(const Array& x, DType d);
 inline Array cast_if(const Array& x, DType d) { return x.dtype() == d ? x : cast(x, d); }
+// An input seen in dtype d: the input itself, by reference (copying a handle costs an atomic
+// reference-count pair per call), or its converted copy, owned here.
+class As {
+ public:
+  As(const Array& x, DType d) : p_(&x) {
+    if (x.dtype() != d) {
+      own_ = cast(x, d);
+      p_ = &own_;
+    }
+  }
+  As(const As&) = delete;
+  As& operator=(const As&) = delete;
+  const Array& operator*() const { return *p_; }
+
+ private:
+  Array own_;
+  const Array* p_;
+};
 
 // Evaluates an xtensor expression into a new array of shape s and dtype d (C++ type T).
 template <class T, class E>

@@ -96,7 +96,8 @@ template <class T> struct wrap_type<T, true> { using type = std::make_unsigned_t
 
 XT_KERNEL(matmul) {
   const DType d = spec[0].dtype;
-  Array x1 = cast_if(in[0], d), x2 = cast_if(in[1], d);
+  const As x1_as(in[0], d), x2_as(in[1], d);
+  const Array &x1 = *x1_as, &x2 = *x2_as;
   const Shape &s1 = x1.shape(), &s2 = x2.shape();
   const bool v1 = s1.size() == 1, v2 = s2.size() == 1;
   // 1-D operands: x1 becomes a (1, k) row, x2 a (k, 1) column; spec already drops them.
@@ -156,7 +157,8 @@ XT_KERNEL(diagonal) {
 
 // ------------------------------------------------------------------ cholesky
 XT_KERNEL(cholesky) {
-  Array x = cast_if(in[0], spec[0].dtype);
+  const As x_as(in[0], spec[0].dtype);
+  const Array& x = *x_as;
   const Index N = x.shape().back();
   const Index nb = N ? x.size() / (N * N) : 0;
   out[0] = zeros(spec[0].shape, spec[0].dtype);
@@ -188,7 +190,8 @@ bool lu_singular(const Eigen::PartialPivLU<CMat<T>>& lu) {
 }
 
 XT_KERNEL(det) {
-  Array x = cast_if(in[0], spec[0].dtype);
+  const As x_as(in[0], spec[0].dtype);
+  const Array& x = *x_as;
   const Index N = x.shape().back();
   const Index nb = spec[0].shape.numel();
   out[0] = alloc(spec[0].shape, spec[0].dtype);
@@ -209,7 +212,8 @@ XT_KERNEL(det) {
 }
 
 XT_KERNEL(slogdet) {
-  Array x = cast_if(in[0], spec[0].dtype);
+  const As x_as(in[0], spec[0].dtype);
+  const Array& x = *x_as;
   const Index N = x.shape().back();
   const Index nb = spec[0].shape.numel();
   out[0] = alloc(spec[0].shape, spec[0].dtype);
@@ -251,7 +255,8 @@ XT_KERNEL(slogdet) {
 }
 
 XT_KERNEL(inv) {
-  Array x = cast_if(in[0], spec[0].dtype);
+  const As x_as(in[0], spec[0].dtype);
+  const Array& x = *x_as;
   const Index N = x.shape().back();
   const Index nb = N ? x.size() / (N * N) : 0;
   out[0] = alloc(spec[0].shape, spec[0].dtype);
@@ -270,7 +275,8 @@ XT_KERNEL(inv) {
 
 XT_KERNEL(solve) {
   const DType d = spec[0].dtype;
-  Array A = cast_if(in[0], d), B = cast_if(in[1], d);
+  const As A_as(in[0], d), B_as(in[1], d);
+  const Array &A = *A_as, &B = *B_as;
   const Shape &sa = A.shape(), &sb = B.shape();
   const Index m = sa.back();
   const bool vec = sb.size() == 1;  // x2 of shape (m,): one right-hand side for every matrix
@@ -384,7 +390,8 @@ void set_identity(T* p, Index rows, Index cols) {
 }
 
 XT_KERNEL(svd) {
-  Array x = cast_if(in[0], spec[0].dtype);
+  const As x_as(in[0], spec[0].dtype);
+  const Array& x = *x_as;
   const Shape& s = x.shape();
   const Index m = s[s.size() - 2], N = s.back(), k = std::min(m, N);
   const Index nb = batch_shape(s, 2).numel();
@@ -446,7 +453,8 @@ XT_KERNEL(svdvals) {
 
 // ------------------------------------------------------------------ qr
 XT_KERNEL(qr) {
-  Array x = cast_if(in[0], spec[0].dtype);
+  const As x_as(in[0], spec[0].dtype);
+  const Array& x = *x_as;
   const Shape& s = x.shape();
   const Index m = s[s.size() - 2], N = s.back(), k = std::min(m, N);
   const bool complete = a.b0;

@@ -72,7 +72,8 @@ T reduce_all(const T* p, std::int64_t n) {
 template <int Kind>
 void xt_reduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   DType d = spec[0].dtype;
-  Array x = cast_if(in[0], d);
+  const As x_as(in[0], d);
+  const Array& x = *x_as;
   const bool all_axes = !a.has_axes || static_cast<std::int64_t>(a.axes.size()) == x.ndim();
   if (all_axes && x.ndim() > 0 && x.size() > 0) {
     visit(d, [&](auto tag) {
@@ -175,7 +176,8 @@ template <bool IsStd>
 void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   DType od = spec[0].dtype;
   DType cd = is_complex(in[0].dtype()) ? in[0].dtype() : od;
-  Array x = cast_if(in[0], cd);
+  const As x_as(in[0], cd);
+  const Array& x = *x_as;
   double corr = a.f0;
   visit_float(cd, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -242,7 +244,8 @@ template <bool IsSum>
 void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   constexpr int Kind = IsSum ? 0 : 1;
   DType d = spec[0].dtype;
-  Array x = cast_if(in[0], d);
+  const As x_as(in[0], d);
+  const Array& x = *x_as;
   const AxisBlocks blk = blocks_around(x.shape(), in[0].ndim() ? a.i0 : 0);  // 0-d: one block of one
   const std::int64_t outer = blk.outer, len = blk.len, inner = blk.inner;
   const bool init = a.b1;

@@ -35,11 +35,6 @@ std::vector<std::int64_t> iota(std::int64_t n) {
   std::iota(v.begin(), v.end(), 0);
   return v;
 }
-std::vector<std::vector<std::int64_t>> identity_idx(const Shape& s) {
-  std::vector<std::vector<std::int64_t>> idx;
-  for (auto d : s) idx.push_back(iota(d));
-  return idx;
-}
 std::vector<std::int64_t> to_i64(const Array& idx) {
   Array c = cast_if(idx, int64);
   const std::int64_t* p = ptr<std::int64_t>(c);
@@ -344,18 +339,87 @@ XT_KERNEL(slice_update) {
   Array v = broadcast_to(cast_if(in[1], in[0].dtype()), ss);
   scatter_axes(out[0], idx, v);
 }
+// Copies `block` bytes (one element for inner == 1, then a typed move).
+inline void copy_block(unsigned char* dst, const unsigned char* src, std::size_t block) {
+  switch (block) {
+    case 1: *dst = *src; break;
+    case 2: std::memcpy(dst, src, 2); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 8: std::memcpy(dst, src, 8); break;
+    case 16: std::memcpy(dst, src, 16); break;
+    default: std::memcpy(dst, src, block);
+  }
+}
+// The index array as int64 data: the input itself when it already is int64 (no handle copy).
+const std::int64_t* i64_data(const Array& idx, Array* keep) {
+  if (idx.dtype() == int64) return ptr<std::int64_t>(idx);
+  *keep = cast(idx, int64);
+  return ptr<std::int64_t>(*keep);
+}
+void check_index(std::int64_t k, std::int64_t n, const char* op) {
+  if (k < -n || k >= n)
+    throw IndexError(std::string("[") + op + "] index " + std::to_string(k) + " is out of bounds for axis of size " +
+                     std::to_string(n) + " (backend xtensor)");
+}
+// x viewed as [outer, len, inner] around the axis; the result as [outer, m, inner]: rows of
+// `inner` elements copied by index, every index checked before any copy.
 XT_KERNEL(take) {
-  auto v = to_i64(in[1]);
-  normalize(v, in[0].shape()[a.i0], "take");
-  auto idx = identity_idx(in[0].shape());
-  idx[a.i0] = std::move(v);
-  out[0] = alias(gather_axes(in[0], idx), spec[0].shape);
+  Array keep;
+  const std::int64_t* ip = i64_data(in[1], &keep);
+  const std::int64_t m = in[1].size();
+  const AxisBlocks b = blocks_around(in[0].shape(), a.i0);
+  for (std::int64_t j = 0; j < m; ++j) check_index(ip[j], b.len, "take");
+  out[0] = alloc(spec[0].shape, in[0].dtype());
+  const std::size_t block = static_cast<std::size_t>(b.inner) * itemsize(in[0].dtype());
+  const auto* src = static_cast<const unsigned char*>(raw(in[0]));
+  auto* dst = static_cast<unsigned char*>(raw(out[0]));
+  if (block == 0) return;
+  for (std::int64_t o = 0; o < b.outer; ++o)
+    for (std::int64_t j = 0; j < m; ++j) {
+      const std::int64_t k = ip[j] < 0 ? ip[j] + b.len : ip[j];
+      copy_block(dst + (o * m + j) * block, src + (o * b.len + k) * block, block);
+    }
+}
+struct Bytes16 {
+  std::uint64_t lo, hi;
+};
+// out[o, j, t] = x[o, idx[o, j, t], t], elements of E bytes; an index out of range throws.
+template <class E>
+void gather_along(void* out, const void* x, const std::int64_t* ip, AxisBlocks bx, AxisBlocks bi) {
+  auto* dst = static_cast<E*>(out);
+  const auto* src = static_cast<const E*>(x);
+  for (std::int64_t o = 0; o < bi.outer; ++o) {
+    const E* xo = src + o * bx.len * bx.inner;
+    for (std::int64_t j = 0; j < bi.len; ++j, ip += bi.inner, dst += bi.inner)
+      for (std::int64_t t = 0; t < bi.inner; ++t) {
+        const std::int64_t k = ip[t] < 0 ? ip[t] + bx.len : ip[t];
+        if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(bx.len)) check_index(ip[t], bx.len, "take_along_axis");
+        dst[t] = xo[k * bx.inner + t];
+      }
+  }
 }
 XT_KERNEL(take_along_axis) {
   const Shape& os = spec[0].shape;
   std::int64_t ax = a.i0;
   Shape xs = os;
   xs[ax] = in[0].shape()[ax];
+  if (in[0].shape() == xs && in[1].shape() == os) {
+    // no broadcasting: out[o, j, t] = x[o, idx[o, j, t], t] around the axis, in place
+    Array keep;
+    const std::int64_t* ip = i64_data(in[1], &keep);
+    const AxisBlocks bx = blocks_around(xs, ax), bi = blocks_around(os, ax);
+    out[0] = alloc(os, in[0].dtype());
+    const void* src = raw(in[0]);
+    void* dst = raw(out[0]);
+    switch (itemsize(in[0].dtype())) {
+      case 1: gather_along<std::uint8_t>(dst, src, ip, bx, bi); break;
+      case 2: gather_along<std::uint16_t>(dst, src, ip, bx, bi); break;
+      case 4: gather_along<std::uint32_t>(dst, src, ip, bx, bi); break;
+      case 8: gather_along<std::uint64_t>(dst, src, ip, bx, bi); break;
+      default: gather_along<Bytes16>(dst, src, ip, bx, bi); break;
+    }
+    return;
+  }
   Array x = broadcast_to(in[0], xs);
   Array ib = broadcast_to(cast_if(in[1], int64), os);
   std::int64_t outer, inner_x, outer2, inner_i;
@@ -412,21 +476,46 @@ XT_KERNEL(nonzero) {
   for (std::int64_t i = 0; i < cnt; ++i)
     for (std::int64_t d = 0; d < r; ++d) ptr<std::int64_t>(out[d])[i] = (hits[i] / st[d]) % x.shape()[d];
 }
+// o[i] = c[i] ? x1[i] : x2[i] over elements of E bytes, moved as unsigned integers.
+template <class E>
+void select_loop(void* o, const bool* c, const void* x1, const void* x2, std::int64_t n) {
+  auto* op = static_cast<E*>(o);
+  const auto* p1 = static_cast<const E*>(x1);
+  const auto* p2 = static_cast<const E*>(x2);
+  for (std::int64_t i = 0; i < n; ++i) op[i] = c[i] ? p1[i] : p2[i];
+}
 XT_KERNEL(where) {
   DType d = spec[0].dtype;
   const Shape& s = spec[0].shape;
-  Array c = broadcast_to(in[0], s), x1 = broadcast_to(cast_if(in[1], d), s), x2 = broadcast_to(cast_if(in[2], d), s);
+  // inputs already of the result's shape and dtype are read in place (no handle copies)
+  Array hold[3];
+  const Array* p[3];
+  for (int k = 0; k < 3; ++k) {
+    const Array& x = in[k];
+    if (x.shape() == s && (k == 0 || x.dtype() == d)) {
+      p[k] = &x;
+    } else {
+      hold[k] = broadcast_to(k == 0 ? x : cast_if(x, d), s);
+      p[k] = &hold[k];
+    }
+  }
   out[0] = alloc(s, d);
-  std::size_t sz = itemsize(d);
-  const bool* cp = ptr<bool>(c);
-  auto* p1 = static_cast<const unsigned char*>(raw(x1));
-  auto* p2 = static_cast<const unsigned char*>(raw(x2));
-  auto* o = static_cast<unsigned char*>(raw(out[0]));
-  for (std::int64_t i = 0; i < s.numel(); ++i) std::memcpy(o + i * sz, (cp[i] ? p1 : p2) + i * sz, sz);
+  const bool* cp = ptr<bool>(*p[0]);
+  const void *x1 = raw(*p[1]), *x2 = raw(*p[2]);
+  void* o = raw(out[0]);
+  const std::int64_t count = s.numel();
+  switch (itemsize(d)) {
+    case 1: select_loop<std::uint8_t>(o, cp, x1, x2, count); break;
+    case 2: select_loop<std::uint16_t>(o, cp, x1, x2, count); break;
+    case 4: select_loop<std::uint32_t>(o, cp, x1, x2, count); break;
+    case 8: select_loop<std::uint64_t>(o, cp, x1, x2, count); break;
+    default: select_loop<Bytes16>(o, cp, x1, x2, count); break;
+  }
 }
 XT_KERNEL(searchsorted) {
   DType c = result_type(in[0].dtype(), in[1].dtype());
-  Array x1 = cast_if(in[0], c), x2 = cast_if(in[1], c);
+  const As x1_as(in[0], c), x2_as(in[1], c);
+  const Array &x1 = *x1_as, &x2 = *x2_as;
   out[0] = alloc(spec[0].shape, int64);
   std::int64_t* o = ptr<std::int64_t>(out[0]);
   visit(c, [&](auto tag) {
@@ -545,7 +634,8 @@ XT_KERNEL(unique) {
 }
 XT_KERNEL(isin) {
   DType c = result_type(in[0].dtype(), in[1].dtype());
-  Array x1 = cast_if(in[0], c), x2 = cast_if(in[1], c);
+  const As x1_as(in[0], c), x2_as(in[1], c);
+  const Array &x1 = *x1_as, &x2 = *x2_as;
   out[0] = alloc(spec[0].shape, bool_);
   bool* o = ptr<bool>(out[0]);
   visit(c, [&](auto tag) {

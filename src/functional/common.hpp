@@ -60,5 +60,14 @@ inline Array dispatch_binary(OpId op, const Array& x1, const Array& x2) {
   const Array in[2] = {borrowed(x1), borrowed(x2)};
   return dispatch(op, std::span<const Array>(in, 2), kNoAttrs);
 }
+// The same for other primitives whose kernels (every backend) always return fresh arrays:
+// where, matmul, take, take_along_axis, searchsorted. Not for views or functions whose
+// kernels may hand back an input (reshape, astype to the same dtype, ...).
+template <class... A>
+inline Array dispatch_fresh(OpId op, const Attrs& a, const A&... xs) {
+  if (g_recorders.load(std::memory_order_relaxed)) return dispatch(op, {xs...}, a);
+  const Array in[sizeof...(A)] = {borrowed(xs)...};
+  return dispatch(op, std::span<const Array>(in, sizeof...(A)), a);
+}
 
 }  // namespace ivy::detail

@@ -33,7 +33,7 @@ std::vector<Array> multi(OpId op, const Array& x, const Attrs& a) {
 Array matmul(const Array& x1, const Array& x2) {
   detail::need_defined(x1, "matmul");
   detail::need_defined(x2, "matmul");
-  return dispatch(OpId::matmul, {x1, x2}, Attrs{});
+  return detail::dispatch_fresh(OpId::matmul, detail::kNoAttrs, x1, x2);
 }
 Array matrix_transpose(const Array& x) {
   need_matrix(x, "matrix_transpose");

@@ -211,7 +211,7 @@ Array take(const Array& x, const Array& indices, std::optional<std::int64_t> axi
     throw TypeError(P("take") + "indices must have an integer dtype, got " + dtype_name(indices.dtype()));
   Attrs a;
   a.i0 = norm_axis(axis.value_or(0), x.ndim(), "take");
-  return dispatch(OpId::take, {x, indices}, a);
+  return detail::dispatch_fresh(OpId::take, a, x, indices);
 }
 Array take_along_axis(const Array& x, const Array& indices, std::int64_t axis) {
   detail::need_defined(x, "take_along_axis");
@@ -219,7 +219,7 @@ Array take_along_axis(const Array& x, const Array& indices, std::int64_t axis) {
   if (x.ndim() == 0) throw ValueError(P("take_along_axis") + "x must have rank >= 1");
   Attrs a;
   a.i0 = norm_axis(axis, x.ndim(), "take_along_axis");
-  return dispatch(OpId::take_along_axis, {x, indices}, a);
+  return detail::dispatch_fresh(OpId::take_along_axis, a, x, indices);
 }
 
 }  // namespace ivy
