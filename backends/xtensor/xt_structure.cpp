@@ -270,21 +270,39 @@ XT_KERNEL(repeat) {
       dst += static_cast<std::size_t>(r) * bytes;
     }
 }
+// Each output row (last axis) is the matching input row, repeated: block copies driven by
+// an odometer over the leading axes (no index lists).
 XT_KERNEL(tile) {
   const Shape& os = spec[0].shape;
-  Shape padded;
-  for (std::size_t i = 0; i < os.size() - in[0].shape().size(); ++i) padded.push_back(1);
-  for (auto d : in[0].shape()) padded.push_back(d);
-  Array xp = alias(in[0], padded);
-  std::vector<std::vector<std::int64_t>> idx(os.size());
-  for (std::size_t d = 0; d < os.size(); ++d) {
-    idx[d].resize(static_cast<std::size_t>(os[d]));
-    for (std::int64_t i = 0, k = 0; i < os[d]; ++i) {
-      idx[d][i] = k;
-      if (++k == padded[d]) k = 0;
+  const Shape& xs = in[0].shape();
+  const std::size_t r = os.size();
+  out[0] = alloc(os, in[0].dtype());
+  const std::size_t sz = itemsize(in[0].dtype());
+  auto* dst = static_cast<unsigned char*>(raw(out[0]));
+  const auto* src = static_cast<const unsigned char*>(raw(in[0]));
+  if (os.numel() == 0) return;
+  if (r == 0) {
+    std::memcpy(dst, src, sz);
+    return;
+  }
+  Shape padded;  // the input's shape, padded with leading 1s to the result's rank
+  padded.resize(r, 1);
+  for (std::size_t i = 0; i < xs.size(); ++i) padded[r - xs.size() + i] = xs[i];
+  const Dims st = strides_of(padded);
+  const std::size_t row = static_cast<std::size_t>(padded[r - 1]) * sz;
+  const std::int64_t reps = os[r - 1] / padded[r - 1], rows = os.numel() / os[r - 1];
+  Dims pos;
+  pos.resize(r - 1);
+  for (std::int64_t k = 0; k < rows; ++k) {
+    std::int64_t off = 0;
+    for (std::size_t d = 0; d + 1 < r; ++d) off += (pos[d] % padded[d]) * st[d];
+    const unsigned char* s_row = src + off * static_cast<std::int64_t>(sz);
+    for (std::int64_t j = 0; j < reps; ++j, dst += row) std::memcpy(dst, s_row, row);
+    for (std::size_t d = r - 1; d-- > 0;) {
+      if (++pos[d] < os[d]) break;
+      pos[d] = 0;
     }
   }
-  out[0] = gather_axes(xp, idx);
 }
 XT_KERNEL(concat) {
   DType d = spec[0].dtype;
@@ -462,19 +480,30 @@ XT_KERNEL(index_put_flat) {
 
 // ---------------------------------------------------------------- searching
 XT_KERNEL(nonzero) {
+  // two passes (count, then fill the outputs): no list of hits
   const Array& x = in[0];
-  std::vector<std::int64_t> hits;
+  const std::int64_t r = x.ndim(), count = x.size();
   visit(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = ptr<T>(x);
-    for (std::int64_t i = 0; i < x.size(); ++i)
-      if (p[i] != T{}) hits.push_back(i);
+    std::int64_t cnt = 0;
+    for (std::int64_t i = 0; i < count; ++i) cnt += p[i] != T{};
+    for (std::int64_t d = 0; d < r; ++d) out[d] = alloc(Shape{cnt}, int64);
+    if (r == 1) {
+      std::int64_t* o = ptr<std::int64_t>(out[0]);
+      for (std::int64_t i = 0; i < count; ++i)
+        if (p[i] != T{}) *o++ = i;
+      return;
+    }
+    const Dims st = strides_of(x.shape());
+    std::int64_t* o[kMaxRank];
+    for (std::int64_t d = 0; d < r; ++d) o[d] = ptr<std::int64_t>(out[d]);
+    for (std::int64_t i = 0, j = 0; i < count; ++i)
+      if (p[i] != T{}) {
+        for (std::int64_t d = 0; d < r; ++d) o[d][j] = (i / st[d]) % x.shape()[d];
+        ++j;
+      }
   });
-  std::int64_t r = x.ndim(), cnt = static_cast<std::int64_t>(hits.size());
-  for (std::int64_t d = 0; d < r; ++d) out[d] = alloc(Shape{cnt}, int64);
-  const Dims st = strides_of(x.shape());
-  for (std::int64_t i = 0; i < cnt; ++i)
-    for (std::int64_t d = 0; d < r; ++d) ptr<std::int64_t>(out[d])[i] = (hits[i] / st[d]) % x.shape()[d];
 }
 // o[i] = c[i] ? x1[i] : x2[i] over elements of E bytes, moved as unsigned integers.
 template <class E>
@@ -535,6 +564,19 @@ XT_KERNEL(searchsorted) {
 }
 
 // ---------------------------------------------------------------- sorting
+// Stable sort; short runs by insertion (no temporary buffer, which std::stable_sort
+// allocates on every call).
+constexpr std::int64_t kSmallSort = 32;
+template <class It, class Less>
+void stable_sort_small(It first, It last, Less less) {
+  if (last - first > kSmallSort) return std::stable_sort(first, last, less);
+  for (It i = first + (first != last); i < last; ++i) {
+    auto v = std::move(*i);
+    It j = i;
+    for (; j != first && less(v, *(j - 1)); --j) *j = std::move(*(j - 1));
+    *j = std::move(v);
+  }
+}
 // Sorts along a.i0; writes values (want_values) or int64 indices.
 Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
   std::int64_t outer, len;
@@ -550,21 +592,23 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
         T* r = ptr<T>(res);
         std::copy(p, p + outer * len, r);
         for (std::int64_t o = 0; o < outer; ++o) {
-          if (a.b0) std::stable_sort(r + o * len, r + (o + 1) * len, [](T u, T v) { return lt(v, u); });
-          else std::stable_sort(r + o * len, r + (o + 1) * len, [](T u, T v) { return lt(u, v); });
+          if (a.b0) stable_sort_small(r + o * len, r + (o + 1) * len, [](T u, T v) { return lt(v, u); });
+          else stable_sort_small(r + o * len, r + (o + 1) * len, [](T u, T v) { return lt(u, v); });
         }
         return;
       }
       // indices: sort (value, index) pairs by value, stably (no indirection in the compares)
-      std::vector<std::pair<T, std::int64_t>> kv(static_cast<std::size_t>(len));
-      std::int64_t* r = ptr<std::int64_t>(res);
       using KV = std::pair<T, std::int64_t>;
+      KV small[kSmallSort];  // short rows need no heap buffer
+      std::vector<KV> big(len > kSmallSort ? static_cast<std::size_t>(len) : 0);
+      KV* kv = len > kSmallSort ? big.data() : small;
+      std::int64_t* r = ptr<std::int64_t>(res);
       for (std::int64_t o = 0; o < outer; ++o) {
         const T* row = p + o * len;
-        for (std::int64_t k = 0; k < len; ++k) kv[static_cast<std::size_t>(k)] = {row[k], k};
-        if (a.b0) std::stable_sort(kv.begin(), kv.end(), [](const KV& u, const KV& v) { return lt(v.first, u.first); });
-        else std::stable_sort(kv.begin(), kv.end(), [](const KV& u, const KV& v) { return lt(u.first, v.first); });
-        for (std::int64_t k = 0; k < len; ++k) r[o * len + k] = kv[static_cast<std::size_t>(k)].second;
+        for (std::int64_t k = 0; k < len; ++k) kv[k] = {row[k], k};
+        if (a.b0) stable_sort_small(kv, kv + len, [](const KV& u, const KV& v) { return lt(v.first, u.first); });
+        else stable_sort_small(kv, kv + len, [](const KV& u, const KV& v) { return lt(u.first, v.first); });
+        for (std::int64_t k = 0; k < len; ++k) r[o * len + k] = kv[k].second;
       }
     }
   });
