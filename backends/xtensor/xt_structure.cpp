@@ -621,60 +621,49 @@ XT_KERNEL(sort) { out[0] = sort_impl(in[0], a, true); }
 XT_KERNEL(argsort) { out[0] = sort_impl(in[0], a, false); }
 
 // ---------------------------------------------------------------- sets
+// (value, index) pairs sorted stably by value (no indirection in the compares); one pass
+// counts the groups, a second writes the four outputs directly. Equal values form a group
+// whose head has the smallest index; NaN != NaN, so each NaN is its own group. Complex
+// values order lexicographically (real, imag).
 XT_KERNEL(unique) {
   const Array& x = in[0];
-  std::int64_t N = x.size();
-  std::vector<std::int64_t> order(static_cast<std::size_t>(N));
-  std::iota(order.begin(), order.end(), 0);
-  std::vector<std::int64_t> first, counts, inverse(static_cast<std::size_t>(N));
-  std::vector<std::int64_t> group_start;
+  const std::int64_t N = x.size();
   visit(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_cplx_v<T>) {
-      // lexicographic (real, imag); NaNs distinct
-      const T* p = ptr<T>(x);
-      auto key_lt = [&](std::int64_t i, std::int64_t j) {
-        if (p[i].real() != p[j].real()) return lt(p[i].real(), p[j].real());
-        return lt(p[i].imag(), p[j].imag());
-      };
-      std::stable_sort(order.begin(), order.end(), key_lt);
-      for (std::int64_t k = 0; k < N; ++k) {
-        bool same = k > 0 && p[order[k]] == p[order[k - 1]];
-        if (!same) {
-          first.push_back(order[k]);
-          counts.push_back(0);
-        }
-        counts.back()++;
-        inverse[order[k]] = static_cast<std::int64_t>(first.size()) - 1;
+    using KV = std::pair<T, std::int64_t>;
+    const T* p = ptr<T>(x);
+    KV small[kSmallSort];
+    std::vector<KV> big(N > kSmallSort ? static_cast<std::size_t>(N) : 0);
+    KV* kv = N > kSmallSort ? big.data() : small;
+    for (std::int64_t k = 0; k < N; ++k) kv[k] = {p[k], k};
+    stable_sort_small(kv, kv + N, [](const KV& u, const KV& v) {
+      if constexpr (is_cplx_v<T>) {
+        if (u.first.real() != v.first.real()) return lt(u.first.real(), v.first.real());
+        return lt(u.first.imag(), v.first.imag());
+      } else {
+        return lt(u.first, v.first);
       }
-    } else {
-      // (value, index) pairs sorted stably by value: no indirection in the compares
-      const T* p = ptr<T>(x);
-      using KV = std::pair<T, std::int64_t>;
-      std::vector<KV> kv(static_cast<std::size_t>(N));
-      for (std::int64_t k = 0; k < N; ++k) kv[static_cast<std::size_t>(k)] = {p[k], k};
-      std::stable_sort(kv.begin(), kv.end(), [](const KV& u, const KV& v) { return lt(u.first, v.first); });
-      for (std::int64_t k = 0; k < N; ++k) {
-        const KV& e = kv[static_cast<std::size_t>(k)];
-        bool same = k > 0 && e.first == kv[static_cast<std::size_t>(k - 1)].first;  // NaN != NaN: each NaN is distinct
-        if (!same) {
-          first.push_back(e.second);
-          counts.push_back(0);
-        }
-        counts.back()++;
-        inverse[static_cast<std::size_t>(e.second)] = static_cast<std::int64_t>(first.size()) - 1;
+    });
+    std::int64_t U = 0;
+    for (std::int64_t k = 0; k < N; ++k) U += !(k > 0 && kv[k].first == kv[k - 1].first);
+    out[0] = alloc(Shape{U}, x.dtype());
+    out[1] = alloc(Shape{U}, int64);
+    out[2] = alloc(x.shape(), int64);
+    out[3] = alloc(Shape{U}, int64);
+    T* vals = ptr<T>(out[0]);
+    std::int64_t *first = ptr<std::int64_t>(out[1]), *inv = ptr<std::int64_t>(out[2]), *cnt = ptr<std::int64_t>(out[3]);
+    std::int64_t g = -1;
+    for (std::int64_t k = 0; k < N; ++k) {
+      if (!(k > 0 && kv[k].first == kv[k - 1].first)) {
+        ++g;
+        vals[g] = kv[k].first;
+        first[g] = kv[k].second;
+        cnt[g] = 0;
       }
+      ++cnt[g];
+      inv[kv[k].second] = g;
     }
   });
-  std::int64_t U = static_cast<std::int64_t>(first.size());
-  Array flat = alias(x, Shape{N});
-  out[0] = gather_axes(flat, {first});
-  out[1] = alloc(Shape{U}, int64);
-  out[3] = alloc(Shape{U}, int64);
-  out[2] = alloc(x.shape(), int64);
-  std::copy(first.begin(), first.end(), ptr<std::int64_t>(out[1]));
-  std::copy(counts.begin(), counts.end(), ptr<std::int64_t>(out[3]));
-  std::copy(inverse.begin(), inverse.end(), ptr<std::int64_t>(out[2]));
 }
 XT_KERNEL(isin) {
   DType c = result_type(in[0].dtype(), in[1].dtype());
