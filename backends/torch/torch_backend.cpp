@@ -16,13 +16,29 @@ namespace {
 // at::remainder is fmod-based like NumPy's, but a zero result keeps the dividend's sign
 // where NumPy gives it the divisor's. A nonzero result already has the divisor's sign, so
 // one copysign fixes the zeros and changes nothing else.
-template <class F>
-void zero_signs(F* r, const F* b, std::int64_t n, bool scalar_b) {
+// r[i] = +-0 with b[i]'s sign where r[i] is a zero, on the bit patterns (integer selects
+// vectorize; the float compare-and-select form does not without -fno-trapping-math).
+template <class U>
+[[gnu::noinline]] void zero_signs(void* rv, const void* bv, std::int64_t n, bool scalar_b) {
+  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+  auto* __restrict r = static_cast<unsigned char*>(rv);
+  const auto* __restrict b = static_cast<const unsigned char*>(bv);
+  auto fix = [](U x, U y) { return (x & ~sign) == 0 ? (y & sign) : x; };
+  U x, y;
   if (scalar_b) {
-    const F z = std::copysign(F(0), b[0]);
-    for (std::int64_t i = 0; i < n; ++i) r[i] = r[i] == F(0) ? z : r[i];
+    std::memcpy(&y, b, sizeof(U));
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::memcpy(&x, r + i * sizeof(U), sizeof(U));
+      x = fix(x, y);
+      std::memcpy(r + i * sizeof(U), &x, sizeof(U));
+    }
   } else {
-    for (std::int64_t i = 0; i < n; ++i) r[i] = r[i] == F(0) ? std::copysign(F(0), b[i]) : r[i];
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::memcpy(&x, r + i * sizeof(U), sizeof(U));
+      std::memcpy(&y, b + i * sizeof(U), sizeof(U));
+      x = fix(x, y);
+      std::memcpy(r + i * sizeof(U), &x, sizeof(U));
+    }
   }
 }
 at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) {
@@ -36,9 +52,9 @@ at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) {
       (b.numel() == 1 || b.sizes() == r.sizes())) {
     const bool scalar_b = b.numel() == 1;
     if (ty == at::kFloat)
-      zero_signs(r.data_ptr<float>(), b.data_ptr<float>(), r.numel(), scalar_b);
+      zero_signs<std::uint32_t>(r.data_ptr(), b.data_ptr(), r.numel(), scalar_b);
     else
-      zero_signs(r.data_ptr<double>(), b.data_ptr<double>(), r.numel(), scalar_b);
+      zero_signs<std::uint64_t>(r.data_ptr(), b.data_ptr(), r.numel(), scalar_b);
     return r;
   }
   return at::copysign(r, b);
