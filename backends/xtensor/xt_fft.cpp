@@ -18,108 +18,126 @@ namespace ivy::xtb {
 namespace {
 
 using Index = std::int64_t;
-using Dimv = std::vector<Index>;
 
 std::string P(const char* op) { return std::string("[") + op + "] "; }
 
-// outer * len * inner = the number of elements; len = shape[ax].
-void split(const Dimv& shape, Index ax, Index& outer, Index& len, Index& inner) {
-  outer = 1;
-  inner = 1;
-  for (Index i = 0; i < ax; ++i) outer *= shape[static_cast<std::size_t>(i)];
-  len = shape[static_cast<std::size_t>(ax)];
-  for (std::size_t i = static_cast<std::size_t>(ax) + 1; i < shape.size(); ++i) inner *= shape[i];
-}
-
+// The transforms write into a destination the caller provides (the result array itself
+// for the last axis, so no final copy) and keep their per-line scratch buffers between
+// axes; a length-1 transform is a copy and touches neither Eigen nor the scratch.
 template <class R>
 struct Fft {
   using C = std::complex<R>;
   Eigen::FFT<R> fft;
-  Fft() { fft.SetFlag(Eigen::FFT<R>::Unscaled); }  // scaling is applied once, at the end
+  std::vector<C> cline, cres;
+  std::vector<R> rline, rres;
+  // Scaling is applied once, at the end; real forward transforms produce only the n/2+1
+  // bins kept (HalfSpectrum skips mirroring the rest; the pointer overloads used here
+  // read no other flag).
+  Fft() {
+    fft.SetFlag(Eigen::FFT<R>::Unscaled);
+    fft.SetFlag(Eigen::FFT<R>::HalfSpectrum);
+  }
 
-  // Complex transform of length n along axis ax of src (shape `shape`, which is updated).
-  std::vector<C> c2c(const C* src, Dimv& shape, Index ax, Index n, bool inverse) {
-    Index outer, len, inner;
-    split(shape, ax, outer, len, inner);
-    std::vector<C> dst(static_cast<std::size_t>(outer * n * inner));
+  // Complex transform of length n along axis ax of src (shape `shape`, updated to the
+  // result's); dst holds the result (outer * n * inner elements).
+  void c2c(const C* src, C* dst, Shape& shape, Index ax, Index n, bool inverse) {
+    const AxisBlocks b = blocks_around(shape, ax);
     shape[static_cast<std::size_t>(ax)] = n;
-    if (dst.empty()) return dst;
-    const Index keep = std::min(len, n);
-    std::vector<C> line(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
-    for (Index o = 0; o < outer; ++o) {
-      for (Index i = 0; i < inner; ++i) {
-        const C* s = src + o * len * inner + i;
-        for (Index j = 0; j < keep; ++j) line[j] = s[j * inner];
-        std::fill(line.begin() + keep, line.end(), C(0));
-        if (n == 1)
-          res[0] = line[0];
-        else if (inverse)
-          fft.inv(res.data(), line.data(), n);
+    if (b.outer * n * b.inner == 0) return;
+    const Index keep = std::min(b.len, n);
+    if (n == 1) {
+      for (Index o = 0; o < b.outer; ++o)
+        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i] : C(0);
+      return;
+    }
+    if (b.inner == 1 && b.len == n) {  // contiguous lines of the right length: in place
+      for (Index o = 0; o < b.outer; ++o) {
+        if (inverse)
+          fft.inv(dst + o * n, src + o * n, n);
         else
-          fft.fwd(res.data(), line.data(), n);
-        C* d = dst.data() + o * n * inner + i;
-        for (Index j = 0; j < n; ++j) d[j * inner] = res[j];
+          fft.fwd(dst + o * n, src + o * n, n);
+      }
+      return;
+    }
+    cline.resize(static_cast<std::size_t>(n));
+    cres.resize(static_cast<std::size_t>(n));
+    for (Index o = 0; o < b.outer; ++o) {
+      for (Index i = 0; i < b.inner; ++i) {
+        const C* s = src + o * b.len * b.inner + i;
+        for (Index j = 0; j < keep; ++j) cline[j] = s[j * b.inner];
+        std::fill(cline.begin() + keep, cline.end(), C(0));
+        if (inverse)
+          fft.inv(cres.data(), cline.data(), n);
+        else
+          fft.fwd(cres.data(), cline.data(), n);
+        C* d = dst + o * n * b.inner + i;
+        for (Index j = 0; j < n; ++j) d[j * b.inner] = cres[j];
       }
     }
-    return dst;
   }
 
   // Real-to-complex transform of length n along ax: keeps the n/2+1 non-negative bins.
-  std::vector<C> r2c(const R* src, Dimv& shape, Index ax, Index n) {
-    Index outer, len, inner;
-    split(shape, ax, outer, len, inner);
+  void r2c(const R* src, C* dst, Shape& shape, Index ax, Index n) {
+    const AxisBlocks b = blocks_around(shape, ax);
     const Index nh = n / 2 + 1;
-    std::vector<C> dst(static_cast<std::size_t>(outer * nh * inner));
     shape[static_cast<std::size_t>(ax)] = nh;
-    if (dst.empty()) return dst;
-    const Index keep = std::min(len, n);
-    std::vector<R> line(static_cast<std::size_t>(n));
-    std::vector<C> res(static_cast<std::size_t>(n));  // room for the full spectrum
-    for (Index o = 0; o < outer; ++o) {
-      for (Index i = 0; i < inner; ++i) {
-        const R* s = src + o * len * inner + i;
-        for (Index j = 0; j < keep; ++j) line[j] = s[j * inner];
-        std::fill(line.begin() + keep, line.end(), R(0));
-        if (n == 1)
-          res[0] = C(line[0], 0);
-        else
-          fft.fwd(res.data(), line.data(), n);
-        C* d = dst.data() + o * nh * inner + i;
-        for (Index j = 0; j < nh; ++j) d[j * inner] = res[j];
+    if (b.outer * nh * b.inner == 0) return;
+    const Index keep = std::min(b.len, n);
+    if (n == 1) {
+      for (Index o = 0; o < b.outer; ++o)
+        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = C(keep ? src[o * b.len * b.inner + i] : R(0), 0);
+      return;
+    }
+    if (b.inner == 1 && b.len == n) {  // contiguous lines: straight into the result
+      for (Index o = 0; o < b.outer; ++o) fft.fwd(dst + o * nh, src + o * n, n);
+      return;
+    }
+    rline.resize(static_cast<std::size_t>(n));
+    cres.resize(static_cast<std::size_t>(nh));
+    for (Index o = 0; o < b.outer; ++o) {
+      for (Index i = 0; i < b.inner; ++i) {
+        const R* s = src + o * b.len * b.inner + i;
+        for (Index j = 0; j < keep; ++j) rline[j] = s[j * b.inner];
+        std::fill(rline.begin() + keep, rline.end(), R(0));
+        fft.fwd(cres.data(), rline.data(), n);
+        C* d = dst + o * nh * b.inner + i;
+        for (Index j = 0; j < nh; ++j) d[j * b.inner] = cres[j];
       }
     }
-    return dst;
   }
 
   // Complex-to-real (Hermitian) inverse transform with n output points along ax: reads
   // the first n/2+1 bins (zero-padded when fewer); imaginary parts of the bins that must
   // be real (0 and n/2) are ignored, as numpy's irfft does.
-  std::vector<R> c2r(const C* src, Dimv& shape, Index ax, Index n) {
-    Index outer, len, inner;
-    split(shape, ax, outer, len, inner);
+  void c2r(const C* src, R* dst, Shape& shape, Index ax, Index n) {
+    const AxisBlocks b = blocks_around(shape, ax);
     const Index nh = n / 2 + 1;
-    std::vector<R> dst(static_cast<std::size_t>(outer * n * inner));
     shape[static_cast<std::size_t>(ax)] = n;
-    if (dst.empty()) return dst;
-    const Index keep = std::min(len, nh);
-    std::vector<C> line(static_cast<std::size_t>(n));
-    std::vector<R> res(static_cast<std::size_t>(n));
-    for (Index o = 0; o < outer; ++o) {
-      for (Index i = 0; i < inner; ++i) {
-        const C* s = src + o * len * inner + i;
-        for (Index j = 0; j < keep; ++j) line[j] = s[j * inner];
-        std::fill(line.begin() + keep, line.begin() + nh, C(0));
-        line[0] = C(line[0].real(), 0);
-        if (n % 2 == 0) line[nh - 1] = C(line[nh - 1].real(), 0);
-        if (n == 1)
-          res[0] = line[0].real();
-        else
-          fft.inv(res.data(), line.data(), n);
-        R* d = dst.data() + o * n * inner + i;
-        for (Index j = 0; j < n; ++j) d[j * inner] = res[j];
+    if (b.outer * n * b.inner == 0) return;
+    const Index keep = std::min(b.len, nh);
+    if (n == 1) {
+      for (Index o = 0; o < b.outer; ++o)
+        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i].real() : R(0);
+      return;
+    }
+    cline.resize(static_cast<std::size_t>(n));
+    if (b.inner != 1) rres.resize(static_cast<std::size_t>(n));
+    for (Index o = 0; o < b.outer; ++o) {
+      for (Index i = 0; i < b.inner; ++i) {
+        const C* s = src + o * b.len * b.inner + i;
+        for (Index j = 0; j < keep; ++j) cline[j] = s[j * b.inner];
+        std::fill(cline.begin() + keep, cline.begin() + nh, C(0));
+        cline[0] = C(cline[0].real(), 0);
+        if (n % 2 == 0) cline[nh - 1] = C(cline[nh - 1].real(), 0);
+        if (b.inner == 1) {
+          fft.inv(dst + o * n, cline.data(), n);
+          continue;
+        }
+        fft.inv(rres.data(), cline.data(), n);
+        R* d = dst + o * n * b.inner + i;
+        for (Index j = 0; j < n; ++j) d[j * b.inner] = rres[j];
       }
     }
-    return dst;
   }
 };
 
@@ -165,22 +183,48 @@ void visit_precision(const char* op, DType d, const Array& x, F&& f) {
                     " and dtype " + dtype_name(x.dtype()) + " (backend xtensor)");
 }
 
+// The result array of the last transform, checked against what dispatch inferred.
 template <class T>
-Array to_array(const char* op, std::vector<T>& buf, const Dimv& shape, const OutSpec& spec, double scale) {
-  if (Shape(shape.begin(), shape.end()) != spec.shape || dtype_v<T> != spec.dtype)
-    throw Error(P(op) + "internal error: computed shape " + Shape(shape.begin(), shape.end()).str() + " and dtype " +
-                dtype_name(dtype_v<T>) + ", expected " + spec.shape.str() + " and " + dtype_name(spec.dtype) +
-                " (backend xtensor)");
-  Array out = alloc(spec.shape, spec.dtype);
-  if (scale != 1) {
-    const real_t<T> s = static_cast<real_t<T>>(scale);
-    for (auto& v : buf) v *= s;
-  }
-  if (!buf.empty()) std::memcpy(raw(out), buf.data(), buf.size() * sizeof(T));
-  return out;
+T* result(const char* op, const Shape& shape, const OutSpec& spec, Array* out) {
+  if (shape != spec.shape || dtype_v<T> != spec.dtype)
+    throw Error(P(op) + "internal error: computed shape " + shape.str() + " and dtype " + dtype_name(dtype_v<T>) +
+                ", expected " + spec.shape.str() + " and " + dtype_name(spec.dtype) + " (backend xtensor)");
+  out[0] = alloc(spec.shape, spec.dtype);
+  return ptr<T>(out[0]);
 }
-
-Dimv dims_of(const Array& x) { return Dimv(x.shape().begin(), x.shape().end()); }
+template <class T>
+void scale_by(T* p, std::int64_t n, double scale) {
+  if (scale == 1) return;
+  const real_t<T> s = static_cast<real_t<T>>(scale);
+  for (std::int64_t i = 0; i < n; ++i) p[i] *= s;
+}
+// Shape after the transform over axis ax with m points.
+Shape after(Shape s, Index ax, Index m) {
+  s[static_cast<std::size_t>(ax)] = m;
+  return s;
+}
+// Complex transforms over axes [from, to) of a.axes; the last one (when `last`) writes the
+// result array. Intermediates alternate between two buffers.
+template <class R>
+const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const std::complex<R>* src, Shape& shape, const Attrs& a,
+                                 std::size_t from, std::size_t to, bool inverse, bool last, const OutSpec& spec,
+                                 Array* out, std::vector<std::complex<R>>* bufs) {
+  using C = std::complex<R>;
+  for (std::size_t i = from; i < to; ++i) {
+    const Shape next = after(shape, a.axes[i], a.ints[i]);
+    C* dst;
+    if (last && i + 1 == to) {
+      dst = result<C>(op, next, spec, out);
+    } else {
+      std::vector<C>& b = src == bufs[0].data() ? bufs[1] : bufs[0];
+      b.resize(static_cast<std::size_t>(next.numel()));
+      dst = b.data();
+    }
+    f.c2c(src, dst, shape, a.axes[i], a.ints[i], inverse);
+    src = dst;
+  }
+  return src;
+}
 
 XT_KERNEL(fft_c2c) {
   const Array& x0 = in[0];
@@ -188,13 +232,12 @@ XT_KERNEL(fft_c2c) {
   visit_precision("fft_c2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
-    Array x = cast_if(x0, dtype_v<C>);
-    Dimv shape = dims_of(x);
+    const As x_as(x0, dtype_v<C>);
+    Shape shape = (*x_as).shape();
     Fft<R> f;
-    std::vector<C> buf;
-    for (std::size_t i = 0; i < a.axes.size(); ++i)
-      buf = f.c2c(i == 0 ? ptr<C>(x) : buf.data(), shape, a.axes[i], a.ints[i], a.b0);
-    out[0] = to_array("fft_c2c", buf, shape, spec[0], norm_scale(a, a.b0));
+    std::vector<C> bufs[2];
+    c2c_steps<R>("fft_c2c", f, ptr<C>(*x_as), shape, a, 0, a.axes.size(), a.b0, true, spec[0], out, bufs);
+    scale_by(ptr<C>(out[0]), out[0].size(), norm_scale(a, a.b0));
   });
 }
 
@@ -207,14 +250,23 @@ XT_KERNEL(fft_r2c) {
     if (is_complex(x0.dtype()))
       throw TypeError(P("fft_r2c") + "expects a real input, got dtype " + dtype_name(x0.dtype()) + " with shape " +
                       x0.shape().str() + " (backend xtensor)");
-    Array x = cast_if(x0, dtype_v<R>);
-    Dimv shape = dims_of(x);
+    const As x_as(x0, dtype_v<R>);
+    Shape shape = (*x_as).shape();
     Fft<R> f;
     const std::size_t last = a.axes.size() - 1;
     // numpy's rfftn: a real transform over the last listed axis, then complex ones.
-    std::vector<C> buf = f.r2c(ptr<R>(x), shape, a.axes[last], a.ints[last]);
-    for (std::size_t i = 0; i < last; ++i) buf = f.c2c(buf.data(), shape, a.axes[i], a.ints[i], false);
-    out[0] = to_array("fft_r2c", buf, shape, spec[0], norm_scale(a, false));
+    const Index nh = a.ints[last] / 2 + 1;
+    std::vector<C> bufs[2];
+    C* dst;
+    if (last == 0) {
+      dst = result<C>("fft_r2c", after(shape, a.axes[last], nh), spec[0], out);
+    } else {
+      bufs[0].resize(static_cast<std::size_t>(after(shape, a.axes[last], nh).numel()));
+      dst = bufs[0].data();
+    }
+    f.r2c(ptr<R>(*x_as), dst, shape, a.axes[last], a.ints[last]);
+    c2c_steps<R>("fft_r2c", f, dst, shape, a, 0, last, false, true, spec[0], out, bufs);
+    scale_by(ptr<C>(out[0]), out[0].size(), norm_scale(a, false));
   });
 }
 
@@ -224,20 +276,17 @@ XT_KERNEL(fft_c2r) {
   visit_precision("fft_c2r", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
-    Array x = cast_if(x0, dtype_v<C>);
-    Dimv shape = dims_of(x);
+    const As x_as(x0, dtype_v<C>);
+    Shape shape = (*x_as).shape();
     Fft<R> f;
     const std::size_t last = a.axes.size() - 1;
     // numpy's irfftn: complex inverse transforms over all but the last listed axis, then a
     // Hermitian complex-to-real one over the last.
-    std::vector<C> buf;
-    const C* src = ptr<C>(x);
-    for (std::size_t i = 0; i < last; ++i) {
-      buf = f.c2c(src, shape, a.axes[i], a.ints[i], true);
-      src = buf.data();
-    }
-    std::vector<R> res = f.c2r(src, shape, a.axes[last], a.ints[last]);
-    out[0] = to_array("fft_c2r", res, shape, spec[0], norm_scale(a, true));
+    std::vector<C> bufs[2];
+    const C* src = c2c_steps<R>("fft_c2r", f, ptr<C>(*x_as), shape, a, 0, last, true, false, spec[0], out, bufs);
+    R* dst = result<R>("fft_c2r", after(shape, a.axes[last], a.ints[last]), spec[0], out);
+    f.c2r(src, dst, shape, a.axes[last], a.ints[last]);
+    scale_by(dst, out[0].size(), norm_scale(a, true));
   });
 }
 

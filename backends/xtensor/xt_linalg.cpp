@@ -168,8 +168,8 @@ XT_KERNEL(cholesky) {
     const T* px = ptr<T>(x);
     T* po = ptr<T>(out[0]);
     for (Index b = 0; b < nb; ++b) {
-      CMat<T> A = CRMap<T>(px + b * N * N, N, N);
-      Eigen::LLT<CMat<T>, Eigen::Lower> llt(A);  // reads the lower triangle
+      // reads the lower triangle; the decomposition copies the map into its own storage
+      Eigen::LLT<CMat<T>, Eigen::Lower> llt(CRMap<T>(px + b * N * N, N, N));
       if (llt.info() != Eigen::Success) value_fail("cholesky", item(b, nb) + " is not positive definite", in[0]);
       RMap<T> O(po + b * N * N, N, N);
       if (a.b0)
@@ -205,7 +205,7 @@ XT_KERNEL(det) {
         po[b] = T(1);  // the empty product
         continue;
       }
-      Eigen::PartialPivLU<CMat<T>> lu(CMat<T>(CRMap<T>(px + b * N * N, N, N)));
+      Eigen::PartialPivLU<CMat<T>> lu(CRMap<T>(px + b * N * N, N, N));
       po[b] = lu.determinant();
     }
   });
@@ -229,7 +229,7 @@ XT_KERNEL(slogdet) {
       T sign(1);
       R logabs(0);
       if (N > 0) {
-        Eigen::PartialPivLU<CMat<T>> lu(CMat<T>(CRMap<T>(px + b * N * N, N, N)));
+        Eigen::PartialPivLU<CMat<T>> lu(CRMap<T>(px + b * N * N, N, N));
         sign = T(static_cast<R>(lu.permutationP().determinant()));
         const auto& m = lu.matrixLU();
         for (Index i = 0; i < N; ++i) {
@@ -266,7 +266,7 @@ XT_KERNEL(inv) {
     const T* px = ptr<T>(x);
     T* po = ptr<T>(out[0]);
     for (Index b = 0; b < nb; ++b) {
-      Eigen::PartialPivLU<CMat<T>> lu(CMat<T>(CRMap<T>(px + b * N * N, N, N)));
+      Eigen::PartialPivLU<CMat<T>> lu(CRMap<T>(px + b * N * N, N, N));
       if (lu_singular(lu)) value_fail("inv", item(b, nb) + " is singular", in[0]);
       RMap<T>(po + b * N * N, N, N) = lu.inverse();
     }
@@ -297,14 +297,13 @@ XT_KERNEL(solve) {
     for (Index b = 0; b < nb; ++b) {
       const Index ja = ia[static_cast<std::size_t>(b)];
       if (ja != last_a) {  // a broadcast matrix is factorized once per run
-        lu.compute(CMat<T>(CRMap<T>(pa + ja * m * m, m, m)));
+        lu.compute(CRMap<T>(pa + ja * m * m, m, m));
         if (lu_singular(lu))
           throw ValueError(P("solve") + item(ja, ba.numel()) + " of x1 is singular (x1 " + desc(in[0]) + ", x2 " +
                            desc(in[1]) + "; backend xtensor)");
         last_a = ja;
       }
-      CMat<T> rhs = CRMap<T>(pb + ib[static_cast<std::size_t>(b)] * m * k, m, k);
-      RMap<T>(po + b * m * k, m, k) = lu.solve(rhs);
+      RMap<T>(po + b * m * k, m, k) = lu.solve(CRMap<T>(pb + ib[static_cast<std::size_t>(b)] * m * k, m, k));
     }
   });
 }
@@ -324,9 +323,9 @@ void eigh_impl(const char* op, const Array& x0, const OutSpec* spec, Array* out)
     const T* px = ptr<T>(x);
     R* pw = ptr<R>(out[0]);
     for (Index b = 0; b < nb; ++b) {
-      CMat<T> A = CRMap<T>(px + b * n * n, n, n);
       // Only the lower triangle is referenced; eigenvalues come sorted ascending.
-      Eigen::SelfAdjointEigenSolver<CMat<T>> es(A, Vectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
+      Eigen::SelfAdjointEigenSolver<CMat<T>> es(CRMap<T>(px + b * n * n, n, n),
+                                                Vectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
       if (es.info() != Eigen::Success)
         value_fail(op, "the eigenvalue computation did not converge for " + item(b, nb), x0);
       VMap<R>(pw + b * n, n) = es.eigenvalues();
@@ -473,8 +472,7 @@ XT_KERNEL(qr) {
         if (m > 0 && qc > 0) set_identity(pq + b * m * qc, m, qc);
         continue;
       }
-      CMat<T> A = CRMap<T>(px + b * m * N, m, N);
-      Eigen::HouseholderQR<CMat<T>> qr(A);
+      Eigen::HouseholderQR<CMat<T>> qr(CRMap<T>(px + b * m * N, m, N));
       CMat<T> Q = CMat<T>::Identity(m, qc);
       Q.applyOnTheLeft(qr.householderQ());
       RMap<T>(pq + b * m * qc, m, qc) = Q;
