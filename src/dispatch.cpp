@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <iterator>
 #include <mutex>
 #include <sstream>
 
@@ -217,7 +218,8 @@ std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attr
   OutSpec specs[kMaxOutputs];
   Array outs[kMaxOutputs];
   int n = run(op, in, a, explicit_backend, specs, outs);
-  return std::vector<Array>(outs, outs + n);
+  // moved, not copied: a copied handle costs an atomic reference-count pair
+  return std::vector<Array>(std::make_move_iterator(outs), std::make_move_iterator(outs + n));
 }
 
 std::string attrs_str(OpId, const Attrs& a) {

@@ -314,7 +314,8 @@ XT_KERNEL(concat) {
   auto* dst = static_cast<unsigned char*>(raw(out[0]));
   std::int64_t offset = 0;
   for (int k = 0; k < n; ++k) {
-    Array x = cast_if(in[k], d);
+    const As x_as(in[k], d);
+    const Array& x = *x_as;
     std::int64_t block = outer ? x.size() / outer : 0;
     auto* src = static_cast<const unsigned char*>(raw(x));
     for (std::int64_t o = 0; o < outer; ++o)

@@ -61,7 +61,7 @@ inline Array dispatch_binary(OpId op, const Array& x1, const Array& x2) {
   return dispatch(op, std::span<const Array>(in, 2), kNoAttrs);
 }
 // The same for other primitives whose kernels (every backend) always return fresh arrays:
-// where, matmul, take, take_along_axis, searchsorted. Not for views or functions whose
+// where, matmul, take, take_along_axis, searchsorted, isin, solve. Not for views or functions whose
 // kernels may hand back an input (reshape, astype to the same dtype, ...).
 template <class... A>
 inline Array dispatch_fresh(OpId op, const Attrs& a, const A&... xs) {

@@ -140,7 +140,7 @@ EighResult eigh(const Array& x) {
   need_square(x, "eigh");
   need_float(x, "eigh");
   auto r = dispatch_multi(OpId::eigh, std::span<const Array>(&x, 1), Attrs{});
-  return {r[0], r[1]};
+  return {std::move(r[0]), std::move(r[1])};
 }
 Array eigvalsh(const Array& x) {
   need_square(x, "eigvalsh");
@@ -151,7 +151,7 @@ EigResult eig(const Array& x) {
   need_square(x, "eig");
   need_float(x, "eig");
   auto r = dispatch_multi(OpId::eig, std::span<const Array>(&x, 1), Attrs{});
-  return {r[0], r[1]};
+  return {std::move(r[0]), std::move(r[1])};
 }
 Array eigvals(const Array& x) {
   need_square(x, "eigvals");
@@ -261,20 +261,20 @@ QRResult qr(const Array& x, std::string_view mode) {
   Attrs a;
   a.b0 = mode == "complete";
   auto r = dispatch_multi(OpId::qr, std::span<const Array>(&x, 1), a);
-  return {r[0], r[1]};
+  return {std::move(r[0]), std::move(r[1])};
 }
 SlogdetResult slogdet(const Array& x) {
   need_square(x, "slogdet");
   need_float(x, "slogdet");
   auto r = dispatch_multi(OpId::slogdet, std::span<const Array>(&x, 1), Attrs{});
-  return {r[0], r[1]};
+  return {std::move(r[0]), std::move(r[1])};
 }
 Array solve(const Array& x1, const Array& x2) {
   need_square(x1, "solve");
   detail::need_defined(x2, "solve");
   need_float(x1, "solve");
   if (!is_floating(x2.dtype())) throw TypeError(P("solve") + "x2 must be floating-point, got " + dtype_name(x2.dtype()));
-  return dispatch(OpId::solve, {x1, x2}, Attrs{});
+  return detail::dispatch_fresh(OpId::solve, detail::kNoAttrs, x1, x2);
 }
 SVDResult svd(const Array& x, bool full_matrices) {
   need_matrix(x, "svd");
@@ -282,7 +282,7 @@ SVDResult svd(const Array& x, bool full_matrices) {
   Attrs a;
   a.b0 = full_matrices;
   auto r = dispatch_multi(OpId::svd, std::span<const Array>(&x, 1), a);
-  return {r[0], r[1], r[2]};
+  return {std::move(r[0]), std::move(r[1]), std::move(r[2])};
 }
 Array svdvals(const Array& x) {
   need_matrix(x, "svdvals");

@@ -78,23 +78,23 @@ std::vector<Array> unique4(const Array& x, const char* name) {
 }  // namespace
 UniqueAll unique_all(const Array& x) {
   auto r = unique4(x, "unique_all");
-  return {r[0], r[1], r[2], r[3]};
+  return {std::move(r[0]), std::move(r[1]), std::move(r[2]), std::move(r[3])};
 }
 UniqueCounts unique_counts(const Array& x) {
   auto r = unique4(x, "unique_counts");
-  return {r[0], r[3]};
+  return {std::move(r[0]), std::move(r[3])};
 }
 UniqueInverse unique_inverse(const Array& x) {
   auto r = unique4(x, "unique_inverse");
-  return {r[0], r[2]};
+  return {std::move(r[0]), std::move(r[2])};
 }
-Array unique_values(const Array& x) { return unique4(x, "unique_values")[0]; }
+Array unique_values(const Array& x) { return std::move(unique4(x, "unique_values")[0]); }
 Array isin(const Array& x1, const Array& x2, bool invert) {
   detail::need_defined(x1, "isin");
   detail::need_defined(x2, "isin");
   Attrs a;
   a.b0 = invert;
-  return dispatch(OpId::isin, {x1, x2}, a);
+  return detail::dispatch_fresh(OpId::isin, a, x1, x2);
 }
 
 // ---------------------------------------------------------------- sorting
