@@ -86,156 +86,6 @@ Array cast(const Array& x, DType d) {
 }
 
 namespace {
-inline void copy_elem(unsigned char* dst, const unsigned char* src, std::size_t sz) {
-  switch (sz) {
-    case 1: *dst = *src; break;
-    case 2: std::memcpy(dst, src, 2); break;
-    case 4: std::memcpy(dst, src, 4); break;
-    case 8: std::memcpy(dst, src, 8); break;
-    default: std::memcpy(dst, src, sz);
-  }
-}
-// Visits every output position (odometer); f(out_linear, in_offset).
-template <class F>
-void walk(const Shape& out_shape, const std::vector<std::vector<std::int64_t>>& idx, const Dims& in_strides, F&& f) {
-  std::size_t r = out_shape.size();
-  std::int64_t total = out_shape.numel();
-  if (total == 0) return;
-  std::vector<std::int64_t> pos(r, 0);
-  std::int64_t base = 0;
-  for (std::size_t d = 0; d < r; ++d) base += idx[d][0] * in_strides[d];
-  for (std::int64_t lin = 0; lin < total; ++lin) {
-    f(lin, base);
-    for (std::size_t d = r; d-- > 0;) {
-      base -= idx[d][pos[d]] * in_strides[d];
-      if (++pos[d] < out_shape[d]) {
-        base += idx[d][pos[d]] * in_strides[d];
-        break;
-      }
-      pos[d] = 0;
-      base += idx[d][0] * in_strides[d];
-    }
-  }
-}
-}  // namespace
-
-namespace {
-// Runs of consecutive indices in the last axis' list: (first index, position, length).
-struct Run {
-  std::int64_t first, pos, len;
-};
-std::vector<Run> runs_of(const std::vector<std::int64_t>& l) {
-  std::vector<Run> r;
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(l.size()); ++i) {
-    if (!r.empty() && l[i] == r.back().first + r.back().len) r.back().len++;
-    else r.push_back({l[i], i, 1});
-  }
-  return r;
-}
-// Copies whole runs of the last axis with memcpy when they are long enough to pay off;
-// `to_out` selects gather (x -> out) or scatter (v -> out) direction.
-template <bool Gather>
-void copy_axes(unsigned char* outp, const Shape& out_shape, const unsigned char* inp, const Shape& in_shape,
-               const std::vector<std::vector<std::int64_t>>& idx, std::size_t sz) {
-  std::size_t r = idx.size();
-  Shape sel;
-  for (auto& l : idx) sel.push_back(static_cast<std::int64_t>(l.size()));
-  if (sel.numel() == 0) return;
-  const Shape& big = Gather ? in_shape : out_shape;  // the indexed array
-  auto st = strides_of(big);
-  if (r == 0) {
-    std::memcpy(outp, inp, sz);
-    return;
-  }
-  if (st.back() != 1) {  // not reached for contiguous arrays; kept general
-    walk(sel, idx, st, [&](std::int64_t lin, std::int64_t off) {
-      if (Gather) copy_elem(outp + lin * sz, inp + off * sz, sz);
-      else copy_elem(outp + off * sz, inp + lin * sz, sz);
-    });
-    return;
-  }
-  auto runs = runs_of(idx[r - 1]);
-  bool use_runs = runs.size() * 4 <= idx[r - 1].size();  // long runs: memcpy them
-  const std::vector<std::int64_t>& last = idx[r - 1];
-  // odometer over the leading axes, the last axis in an inner loop
-  Shape lead;
-  for (std::size_t d = 0; d + 1 < r; ++d) lead.push_back(sel[d]);
-  std::vector<std::vector<std::int64_t>> lead_idx(idx.begin(), idx.end() - 1);
-  std::int64_t row = sel[r - 1];
-  auto body = [&](std::int64_t lin, std::int64_t off) {
-    std::int64_t base_small = lin * row;
-    if (use_runs) {
-      for (const Run& run : runs) {
-        std::int64_t small_at = (base_small + run.pos) * static_cast<std::int64_t>(sz);
-        std::int64_t big_at = (off + run.first) * static_cast<std::int64_t>(sz);
-        if (Gather) std::memcpy(outp + small_at, inp + big_at, static_cast<std::size_t>(run.len) * sz);
-        else std::memcpy(outp + big_at, inp + small_at, static_cast<std::size_t>(run.len) * sz);
-      }
-      return;
-    }
-    // one typed loop per element size (no per-element size switch)
-    auto typed = [&](auto size) {
-      constexpr std::int64_t E = decltype(size)::value;  // fixed-size memcpy: one move
-      const std::int64_t* l = last.data();
-      if (Gather)
-        for (std::int64_t i = 0; i < row; ++i) std::memcpy(outp + (base_small + i) * E, inp + (off + l[i]) * E, E);
-      else
-        for (std::int64_t i = 0; i < row; ++i) std::memcpy(outp + (off + l[i]) * E, inp + (base_small + i) * E, E);
-    };
-    switch (sz) {
-      case 1: typed(std::integral_constant<std::int64_t, 1>{}); return;
-      case 2: typed(std::integral_constant<std::int64_t, 2>{}); return;
-      case 4: typed(std::integral_constant<std::int64_t, 4>{}); return;
-      case 8: typed(std::integral_constant<std::int64_t, 8>{}); return;
-      case 16: typed(std::integral_constant<std::int64_t, 16>{}); return;
-      default: break;
-    }
-    for (std::int64_t i = 0; i < row; ++i) {
-      std::int64_t small_at = (base_small + i) * static_cast<std::int64_t>(sz);
-      std::int64_t big_at = (off + last[i]) * static_cast<std::int64_t>(sz);
-      if (Gather) copy_elem(outp + small_at, inp + big_at, sz);
-      else copy_elem(outp + big_at, inp + small_at, sz);
-    }
-  };
-  if (lead.empty()) {
-    body(0, 0);
-    return;
-  }
-  Dims lead_st = st;
-  lead_st.pop_back();
-  walk(lead, lead_idx, lead_st, body);
-}
-}  // namespace
-
-Array gather_axes(const Array& x, const std::vector<std::vector<std::int64_t>>& idx) {
-  Shape os;
-  for (auto& v : idx) os.push_back(static_cast<std::int64_t>(v.size()));
-  Array out = alloc(os, x.dtype());
-  copy_axes<true>(static_cast<unsigned char*>(raw(out)), os, static_cast<const unsigned char*>(raw(x)), x.shape(), idx,
-                  itemsize(x.dtype()));
-  return out;
-}
-
-void scatter_axes(Array& out, const std::vector<std::vector<std::int64_t>>& idx, const Array& v) {
-  copy_axes<false>(static_cast<unsigned char*>(raw(out)), out.shape(), static_cast<const unsigned char*>(raw(v)), v.shape(),
-                   idx, itemsize(out.dtype()));
-}
-
-Array broadcast_to(const Array& x, const Shape& s) {
-  if (x.shape() == s) return x;
-  Shape padded;
-  for (std::size_t i = 0; i < s.size() - x.shape().size(); ++i) padded.push_back(1);
-  for (auto d : x.shape()) padded.push_back(d);
-  Array xp = alias(x, padded);
-  std::vector<std::vector<std::int64_t>> idx(s.size());
-  for (std::size_t d = 0; d < s.size(); ++d) {
-    idx[d].resize(static_cast<std::size_t>(s[d]));
-    for (std::int64_t i = 0; i < s[d]; ++i) idx[d][i] = padded[d] == 1 ? 0 : i;
-  }
-  return gather_axes(xp, idx);
-}
-
-namespace {
 template <std::int64_t E>
 void strided_row(unsigned char* dst, const unsigned char* src, std::int64_t n, std::int64_t step) {
   for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * E, src + i * step * E, E);
@@ -276,6 +126,20 @@ void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os,
       pos[d] = 0;
     }
   }
+}
+
+// A strided copy reading broadcast axes with stride 0.
+Array broadcast_to(const Array& x, const Shape& s) {
+  if (x.shape() == s) return x;
+  const std::size_t r = s.size(), off = r - x.shape().size();
+  const Dims xst = strides_of(x.shape());
+  Dims st;
+  st.resize(r);  // leading (new) axes: stride 0
+  for (std::size_t i = 0; i < x.shape().size(); ++i) st[off + i] = x.shape()[i] == 1 ? 0 : xst[i];
+  Array out = alloc(s, x.dtype());
+  strided_copy(static_cast<unsigned char*>(raw(out)), static_cast<const unsigned char*>(raw(x)), s, st, 0,
+               itemsize(x.dtype()));
+  return out;
 }
 
 Array permute(const Array& x, const Dims& perm) {

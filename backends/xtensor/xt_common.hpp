@@ -153,10 +153,6 @@ inline AxisBlocks blocks_around(const Shape& s, std::int64_t axis) {
 }
 
 // Layout helpers (type-agnostic, element = itemsize bytes).
-// out[i0,..,ik] = x[idx[0][i0], .., idx[k][ik]]  (one index list per axis of x)
-Array gather_axes(const Array& x, const std::vector<std::vector<std::int64_t>>& idx);
-// out = copy of x with out[idx[0][i0], ..] = v[i0, ..]  (v has the lists' sizes)
-void scatter_axes(Array& out, const std::vector<std::vector<std::int64_t>>& idx, const Array& v);
 Array broadcast_to(const Array& x, const Shape& s);
 Array permute(const Array& x, const Dims& perm);
 // dst (contiguous, shape os) = the elements of src at base + sum_d i_d * strides[d]

@@ -325,18 +325,6 @@ XT_KERNEL(concat) {
 }
 
 // ---------------------------------------------------------------- indexing
-std::vector<std::vector<std::int64_t>> slice_idx(const Array& x, const Attrs& a) {
-  std::vector<std::vector<std::int64_t>> idx(static_cast<std::size_t>(x.ndim()));
-  for (std::int64_t d = 0; d < x.ndim(); ++d) {
-    std::int64_t b = a.ints[d], e = a.ints2[d], s = a.ints3[d];
-    idx[d].reserve(static_cast<std::size_t>(slice_length(b, e, s)));
-    if (s > 0)
-      for (std::int64_t i = b; i < e; i += s) idx[d].push_back(i);
-    else
-      for (std::int64_t i = b; i > e; i += s) idx[d].push_back(i);
-  }
-  return idx;
-}
 // A strided copy (rows with step 1 in one memcpy).
 XT_KERNEL(strided_slice) {
   const Array& x = in[0];
@@ -350,13 +338,66 @@ XT_KERNEL(strided_slice) {
   strided_copy(static_cast<unsigned char*>(raw(out[0])), static_cast<const unsigned char*>(raw(x)), spec[0].shape, st,
                base, itemsize(x.dtype()));
 }
+// Elements of 16 bytes (complex128), moved as a pair of words.
+struct Bytes16 {
+  std::uint64_t lo, hi;
+};
+// dst[base + sum_d i_d * dst_st[d]] = src[sum_d i_d * src_st[d]] over the positions i of
+// shape ss (element units; a 0 source stride broadcasts).
+template <class E>
+void strided_put(E* dst, const E* src, const Shape& ss, const Dims& dst_st, std::int64_t base, const Dims& src_st) {
+  const std::size_t r = ss.size();
+  if (r == 0) {
+    dst[base] = src[0];
+    return;
+  }
+  const std::int64_t len = ss[r - 1], ds = dst_st[r - 1], vs = src_st[r - 1], rows = ss.numel() / len;
+  Dims pos;
+  pos.resize(r - 1);
+  for (std::int64_t k = 0; k < rows; ++k) {
+    std::int64_t doff = base, soff = 0;
+    for (std::size_t d = 0; d + 1 < r; ++d) doff += pos[d] * dst_st[d], soff += pos[d] * src_st[d];
+    for (std::int64_t j = 0; j < len; ++j) dst[doff + j * ds] = src[soff + j * vs];
+    for (std::size_t d = r - 1; d-- > 0;) {
+      if (++pos[d] < ss[d]) break;
+      pos[d] = 0;
+    }
+  }
+}
+// A copy of x, then the value (broadcast over the slice) written through the slice's
+// strides: no index lists, no materialized broadcast.
 XT_KERNEL(slice_update) {
-  out[0] = contiguous_copy(in[0]);
-  auto idx = slice_idx(in[0], a);
+  const Array& x = in[0];
+  const std::size_t r = static_cast<std::size_t>(x.ndim());
+  out[0] = contiguous_copy(x);
+  const As v_as(in[1], x.dtype());
+  const Array& v = *v_as;
+  const Dims xst = strides_of(x.shape());
   Shape ss;
-  for (auto& l : idx) ss.push_back(static_cast<std::int64_t>(l.size()));
-  Array v = broadcast_to(cast_if(in[1], in[0].dtype()), ss);
-  scatter_axes(out[0], idx, v);
+  Dims dst_st, src_st;
+  ss.resize(r);
+  dst_st.resize(r);
+  src_st.resize(r);
+  std::int64_t base = 0;
+  for (std::size_t d = 0; d < r; ++d) {
+    const std::int64_t b = a.ints[d], e = a.ints2[d], st = a.ints3[d];
+    ss[d] = slice_length(b, e, st);
+    base += b * xst[d];
+    dst_st[d] = st * xst[d];
+  }
+  if (ss.numel() == 0) return;
+  const Dims vst = strides_of(v.shape());
+  const std::size_t off = r - v.shape().size();  // v is aligned to the right of the slice
+  for (std::size_t i = 0; i < v.shape().size(); ++i) src_st[off + i] = v.shape()[i] == 1 ? 0 : vst[i];
+  void* dst = raw(out[0]);
+  const void* src = raw(v);
+  switch (itemsize(x.dtype())) {
+    case 1: strided_put(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src), ss, dst_st, base, src_st); break;
+    case 2: strided_put(static_cast<std::uint16_t*>(dst), static_cast<const std::uint16_t*>(src), ss, dst_st, base, src_st); break;
+    case 4: strided_put(static_cast<std::uint32_t*>(dst), static_cast<const std::uint32_t*>(src), ss, dst_st, base, src_st); break;
+    case 8: strided_put(static_cast<std::uint64_t*>(dst), static_cast<const std::uint64_t*>(src), ss, dst_st, base, src_st); break;
+    default: strided_put(static_cast<Bytes16*>(dst), static_cast<const Bytes16*>(src), ss, dst_st, base, src_st); break;
+  }
 }
 // Copies `block` bytes (one element for inner == 1, then a typed move).
 inline void copy_block(unsigned char* dst, const unsigned char* src, std::size_t block) {
@@ -399,9 +440,6 @@ XT_KERNEL(take) {
       copy_block(dst + (o * m + j) * block, src + (o * b.len + k) * block, block);
     }
 }
-struct Bytes16 {
-  std::uint64_t lo, hi;
-};
 // out[o, j, t] = x[o, idx[o, j, t], t], elements of E bytes; an index out of range throws.
 template <class E>
 void gather_along(void* out, const void* x, const std::int64_t* ip, AxisBlocks bx, AxisBlocks bi) {
