@@ -204,8 +204,10 @@ at::Tensor wrap_unsigned(at::Tensor t, DType d) {
 }
 
 struct TorchImpl final : ArrayImpl {
-  TorchImpl(at::Tensor t_, DType d, const Shape& s)
-      : ArrayImpl(s, d, t_.is_cuda() ? Device{Device::cuda, static_cast<int16_t>(t_.get_device())} : Device{}, &kTorch),
+  // The shape is read from the tensor's sizes (the base is built before `t` takes t_).
+  TorchImpl(at::Tensor&& t_, DType d)
+      : ArrayImpl(std::span<const std::int64_t>(t_.sizes().data(), t_.sizes().size()), d,
+                  t_.is_cuda() ? Device{Device::cuda, static_cast<int16_t>(t_.get_device())} : Device{}, &kTorch),
         t(std::move(t_)) {}
   at::Tensor t;
 };
@@ -273,18 +275,13 @@ struct HandleAlloc {
   friend bool operator==(const HandleAlloc&, const HandleAlloc<V>&) { return true; }
 };
 
-Shape shape_of(const at::Tensor& t) {
-  auto sz = t.sizes();
-  return Shape(std::span<const std::int64_t>(sz.data(), sz.size()));
-}
 at::Tensor cast(const at::Tensor& t, DType d);
 // Every torch array stores its dtype's storage type: a kernel result LibTorch promoted
 // (integer sums and products come back int64) is cast here, so no array can carry storage
 // of another type than its label.
 Array make(at::Tensor t, DType d) {
   if (t.scalar_type() != st(d)) t = cast(t, d);
-  Shape s = shape_of(t);
-  return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d, s));
+  return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d));
 }
 // Cast storage to the ivy dtype `d`.
 at::Tensor cast(const at::Tensor& t, DType d) {

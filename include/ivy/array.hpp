@@ -32,7 +32,9 @@ std::ostream& operator<<(std::ostream& os, Backend b);
 // shape/dtype never calls into the backend.
 class ArrayImpl {
  public:
-  ArrayImpl(Shape s, DType d, Device dev, const BackendImpl* b) : shape(s), dtype(d), device(dev), backend(b) {}
+  ArrayImpl(const Shape& s, DType d, Device dev, const BackendImpl* b) : shape(s), dtype(d), device(dev), backend(b) {}
+  ArrayImpl(std::span<const std::int64_t> s, DType d, Device dev, const BackendImpl* b)
+      : shape(s), dtype(d), device(dev), backend(b) {}
   virtual ~ArrayImpl() = default;
   Shape shape;
   DType dtype;
