@@ -530,9 +530,14 @@ KERNEL(nonzero) {
   (void)a;
   (void)n;
   guarded("nonzero", [&] {
-    // (count, ndim) row-major -> one (ndim, count) copy whose rows are the outputs (for a
-    // 1-d input the single column already is contiguous: no copy at all)
-    at::Tensor nz = at::nonzero(T(in[0])).t().contiguous();
+    // (count, ndim) row-major: a 1-d input's single column already is contiguous (one
+    // view); otherwise one (ndim, count) copy whose rows are the outputs
+    at::Tensor nz = at::nonzero(T(in[0]));
+    if (nz.size(1) == 1) {
+      out[0] = make(nz.select(1, 0), int64);
+      return;
+    }
+    nz = nz.t().contiguous();
     for (int64_t i = 0; i < nz.size(0); ++i) out[i] = make(nz.select(0, i), int64);
   });
 }
