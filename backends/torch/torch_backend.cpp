@@ -15,7 +15,8 @@ namespace ivy::torch {
 namespace {
 // at::remainder is fmod-based like NumPy's, but a zero result keeps the dividend's sign
 // where NumPy gives it the divisor's. A nonzero result already has the divisor's sign, so
-// one copysign fixes the zeros and changes nothing else.
+// giving zeros the divisor's sign changes nothing else (a copysign in general, in place on
+// the fresh result in the common case below).
 // r[i] = +-0 with b[i]'s sign where r[i] is a zero, on the bit patterns (integer selects
 // vectorize; the float compare-and-select form does not without -fno-trapping-math).
 template <class U>

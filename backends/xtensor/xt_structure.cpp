@@ -1,7 +1,6 @@
 // xtensor backend: creation, manipulation, indexing, searching, sorting and sets.
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <random>
 
 #include <xtensor/xoperation.hpp>
@@ -29,25 +28,6 @@ template <class T> bool lt(T a, T b) {
   else return a < b;
 }
 template <class T> bool eq_v(T a, T b) { return a == b; }
-
-std::vector<std::int64_t> iota(std::int64_t n) {
-  std::vector<std::int64_t> v(static_cast<std::size_t>(n));
-  std::iota(v.begin(), v.end(), 0);
-  return v;
-}
-std::vector<std::int64_t> to_i64(const Array& idx) {
-  Array c = cast_if(idx, int64);
-  const std::int64_t* p = ptr<std::int64_t>(c);
-  return std::vector<std::int64_t>(p, p + c.size());
-}
-void normalize(std::vector<std::int64_t>& v, std::int64_t n, const char* op) {
-  for (auto& i : v) {
-    if (i < -n || i >= n)
-      throw IndexError(std::string("[") + op + "] index " + std::to_string(i) + " is out of bounds for axis of size " +
-                       std::to_string(n) + " (backend xtensor)");
-    if (i < 0) i += n;
-  }
-}
 
 // ---------------------------------------------------------------- creation
 XT_KERNEL(full) {
@@ -506,15 +486,24 @@ XT_KERNEL(take_along_axis) {
   for (std::int64_t d = 0, src_d = 0; d < r; ++d) perm.push_back(d == ax ? r - 1 : src_d++);
   out[0] = permute(res, perm);
 }
+// Positions of the flattened copy, every index checked first; the value is one element or
+// one per index.
 XT_KERNEL(index_put_flat) {
   out[0] = contiguous_copy(in[0]);
-  auto pos = to_i64(in[1]);
-  normalize(pos, in[0].size(), "index_put");
-  Array v = broadcast_to(cast_if(in[2], in[0].dtype()), Shape{static_cast<std::int64_t>(pos.size())});
-  std::size_t sz = itemsize(in[0].dtype());
+  Array keep;
+  const std::int64_t* ip = i64_data(in[1], &keep);
+  const std::int64_t m = in[1].size(), total = in[0].size();
+  for (std::int64_t j = 0; j < m; ++j) check_index(ip[j], total, "index_put");
+  const As v_as(in[2], in[0].dtype());
+  const Array& v = *v_as;
+  const std::int64_t vstep = v.size() == 1 ? 0 : 1;
+  const std::size_t sz = itemsize(in[0].dtype());
   auto* dst = static_cast<unsigned char*>(raw(out[0]));
-  auto* src = static_cast<const unsigned char*>(raw(v));
-  for (std::size_t i = 0; i < pos.size(); ++i) std::memcpy(dst + pos[i] * sz, src + i * sz, sz);
+  const auto* src = static_cast<const unsigned char*>(raw(v));
+  for (std::int64_t j = 0; j < m; ++j) {
+    const std::int64_t k = ip[j] < 0 ? ip[j] + total : ip[j];
+    copy_block(dst + k * static_cast<std::int64_t>(sz), src + j * vstep * static_cast<std::int64_t>(sz), sz);
+  }
 }
 
 // ---------------------------------------------------------------- searching
