@@ -693,6 +693,30 @@ XT_KERNEL(unique) {
     }
   });
 }
+// Small test sets: every element compared with every test value, in blocks of x1 with an
+// accumulator of the element's width, so that the compare-and-or loop over the block
+// vectorizes (NaN equals nothing; -0 equals 0).
+template <std::size_t N> struct uint_of;
+template <> struct uint_of<1> { using type = std::uint8_t; };
+template <> struct uint_of<2> { using type = std::uint16_t; };
+template <> struct uint_of<4> { using type = std::uint32_t; };
+template <> struct uint_of<8> { using type = std::uint64_t; };
+template <class T>
+void isin_small(const T* p, std::int64_t n, const T* q, std::int64_t m, bool* o, bool invert) {
+  using U = typename uint_of<sizeof(T)>::type;
+  constexpr std::int64_t kBlock = 256;
+  U acc[kBlock];
+  for (std::int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const std::int64_t len = std::min(kBlock, n - i0);
+    const T* pb = p + i0;
+    for (std::int64_t k = 0; k < len; ++k) acc[k] = 0;
+    for (std::int64_t j = 0; j < m; ++j) {
+      const T v = q[j];
+      for (std::int64_t k = 0; k < len; ++k) acc[k] |= pb[k] == v ? static_cast<U>(~U(0)) : U(0);
+    }
+    for (std::int64_t k = 0; k < len; ++k) o[i0 + k] = (acc[k] != 0) != invert;
+  }
+}
 XT_KERNEL(isin) {
   DType c = result_type(in[0].dtype(), in[1].dtype());
   const As x1_as(in[0], c), x2_as(in[1], c);
@@ -702,8 +726,7 @@ XT_KERNEL(isin) {
   visit(c, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = ptr<T>(x1);
-    // complex values have no order, and small test sets are faster scanned (branch-free)
-    // than sorted: compare with every element
+    // complex values have no order: compare with every element
     auto scan = [&] {
       const T* q = ptr<T>(x2);
       const std::int64_t m = x2.size();
@@ -716,7 +739,7 @@ XT_KERNEL(isin) {
     if constexpr (is_cplx_v<T>) {
       scan();
     } else if (x2.size() <= 32) {
-      scan();
+      isin_small(p, x1.size(), ptr<T>(x2), x2.size(), o, a.b0);
     } else {
       std::vector<T> s(ptr<T>(x2), ptr<T>(x2) + x2.size());
       std::sort(s.begin(), s.end(), lt<T>);
