@@ -198,25 +198,26 @@ XT_KERNEL(roll) {
   const std::size_t sz = itemsize(x.dtype());
   // One (axis, shift) per rolled axis of the array viewed as `shape` (flattened without axes).
   Shape shape = a.has_axes ? x.shape() : Shape{x.size()};
-  std::vector<std::int64_t> shift(static_cast<std::size_t>(shape.size()), 0);
+  Dims shift;  // no heap: Dims is fixed-capacity
+  shift.resize(shape.size(), 0);
   if (a.has_axes)
     for (std::size_t i = 0; i < a.axes.size(); ++i) shift[a.axes[i]] += a.ints[i];
   else
     shift[0] = a.ints[0];
-  Array cur = x;
-  bool copied = false;
+  const Array* cur = &x;  // the input by reference until the first rolled axis
+  Array result;
   for (std::size_t d = 0; d < shape.size(); ++d) {
     std::int64_t len = shape[d];
     if (len <= 1 || x.size() == 0) continue;
     std::int64_t s = ((shift[d] % len) + len) % len;
     if (!s) continue;
     Array next = alloc(x.shape(), x.dtype());
-    roll_blocks(static_cast<const unsigned char*>(raw(cur)), static_cast<unsigned char*>(raw(next)),
+    roll_blocks(static_cast<const unsigned char*>(raw(*cur)), static_cast<unsigned char*>(raw(next)),
                 blocks_around(shape, static_cast<std::int64_t>(d)), s, sz);
-    cur = std::move(next);
-    copied = true;
+    result = std::move(next);
+    cur = &result;
   }
-  out[0] = copied ? cur : contiguous_copy(x);
+  out[0] = cur == &x ? contiguous_copy(x) : std::move(result);
 }
 // Copies `count` elements of `sz` bytes from src to dst `times` times in a row.
 void repeat_block(unsigned char* dst, const unsigned char* src, std::size_t bytes, std::int64_t times, std::size_t sz) {
