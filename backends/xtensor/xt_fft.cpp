@@ -20,6 +20,38 @@ using Index = std::int64_t;
 
 std::string P(const char* op) { return std::string("[") + op + "] "; }
 
+// Runs tf(in, out) over every line along an axis ([outer, len, inner] blocks, see
+// blocks_around): `in` holds the line's first `keep` values zero-padded to `in_len` (read in
+// place when ReadInPlace, the lines are contiguous and already that long; else gathered into
+// the scratch `li`, which tf may then modify), and tf writes `out_len` values to `out`
+// (the result's line itself when contiguous, else the scratch `lo`, then scattered).
+template <bool ReadInPlace, class A, class B, class TF>
+void each_line(const A* src, B* dst, const AxisBlocks& b, Index keep, Index in_len, Index out_len, std::vector<A>& li,
+               std::vector<B>& lo, TF&& tf) {
+  const bool read_direct = ReadInPlace && b.inner == 1 && b.len == in_len;
+  const bool write_direct = b.inner == 1;
+  if (!read_direct && li.size() < static_cast<std::size_t>(in_len)) li.resize(static_cast<std::size_t>(in_len));
+  if (!write_direct && lo.size() < static_cast<std::size_t>(out_len)) lo.resize(static_cast<std::size_t>(out_len));
+  for (Index o = 0; o < b.outer; ++o) {
+    for (Index i = 0; i < b.inner; ++i) {
+      const A* s = src + o * b.len * b.inner + i;
+      B* d = dst + o * out_len * b.inner + i;
+      B* out = write_direct ? d : lo.data();
+      auto gathered = [&] {
+        for (Index j = 0; j < keep; ++j) li[j] = s[j * b.inner];
+        std::fill(li.begin() + keep, li.begin() + in_len, A(0));
+        return li.data();
+      };
+      if constexpr (ReadInPlace)
+        tf(read_direct ? s : static_cast<const A*>(gathered()), out);
+      else
+        tf(gathered(), out);
+      if (!write_direct)
+        for (Index j = 0; j < out_len; ++j) d[j * b.inner] = lo[j];
+    }
+  }
+}
+
 // The transforms write into a destination the caller provides (the result array itself
 // for the last axis, so no final copy) and keep their per-line scratch buffers between
 // axes; a length-1 transform is a copy and touches neither Eigen nor the scratch.
@@ -49,30 +81,12 @@ struct Fft {
         for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i] : C(0);
       return;
     }
-    if (b.inner == 1 && b.len == n) {  // contiguous lines of the right length: in place
-      for (Index o = 0; o < b.outer; ++o) {
-        if (inverse)
-          fft.inv(dst + o * n, src + o * n, n);
-        else
-          fft.fwd(dst + o * n, src + o * n, n);
-      }
-      return;
-    }
-    cline.resize(static_cast<std::size_t>(n));
-    cres.resize(static_cast<std::size_t>(n));
-    for (Index o = 0; o < b.outer; ++o) {
-      for (Index i = 0; i < b.inner; ++i) {
-        const C* s = src + o * b.len * b.inner + i;
-        for (Index j = 0; j < keep; ++j) cline[j] = s[j * b.inner];
-        std::fill(cline.begin() + keep, cline.end(), C(0));
-        if (inverse)
-          fft.inv(cres.data(), cline.data(), n);
-        else
-          fft.fwd(cres.data(), cline.data(), n);
-        C* d = dst + o * n * b.inner + i;
-        for (Index j = 0; j < n; ++j) d[j * b.inner] = cres[j];
-      }
-    }
+    each_line<true>(src, dst, b, keep, n, n, cline, cres, [&](const C* in, C* out) {
+      if (inverse)
+        fft.inv(out, in, n);
+      else
+        fft.fwd(out, in, n);
+    });
   }
 
   // Real-to-complex transform of length n along ax: keeps the n/2+1 non-negative bins.
@@ -87,27 +101,12 @@ struct Fft {
         for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = C(keep ? src[o * b.len * b.inner + i] : R(0), 0);
       return;
     }
-    if (b.inner == 1 && b.len == n) {  // contiguous lines: straight into the result
-      for (Index o = 0; o < b.outer; ++o) fft.fwd(dst + o * nh, src + o * n, n);
-      return;
-    }
-    rline.resize(static_cast<std::size_t>(n));
-    cres.resize(static_cast<std::size_t>(nh));
-    for (Index o = 0; o < b.outer; ++o) {
-      for (Index i = 0; i < b.inner; ++i) {
-        const R* s = src + o * b.len * b.inner + i;
-        for (Index j = 0; j < keep; ++j) rline[j] = s[j * b.inner];
-        std::fill(rline.begin() + keep, rline.end(), R(0));
-        fft.fwd(cres.data(), rline.data(), n);
-        C* d = dst + o * nh * b.inner + i;
-        for (Index j = 0; j < nh; ++j) d[j * b.inner] = cres[j];
-      }
-    }
+    each_line<true>(src, dst, b, keep, n, nh, rline, cres, [&](const R* in, C* out) { fft.fwd(out, in, n); });
   }
 
   // Complex-to-real (Hermitian) inverse transform with n output points along ax: reads
   // the first n/2+1 bins (zero-padded when fewer); imaginary parts of the bins that must
-  // be real (0 and n/2) are ignored, as numpy's irfft does.
+  // be real (0 and n/2) are ignored, as numpy's irfft does (on the gathered copy).
   void c2r(const C* src, R* dst, Shape& shape, Index ax, Index n) {
     const AxisBlocks b = blocks_around(shape, ax);
     const Index nh = n / 2 + 1;
@@ -119,24 +118,11 @@ struct Fft {
         for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i].real() : R(0);
       return;
     }
-    cline.resize(static_cast<std::size_t>(n));
-    if (b.inner != 1) rres.resize(static_cast<std::size_t>(n));
-    for (Index o = 0; o < b.outer; ++o) {
-      for (Index i = 0; i < b.inner; ++i) {
-        const C* s = src + o * b.len * b.inner + i;
-        for (Index j = 0; j < keep; ++j) cline[j] = s[j * b.inner];
-        std::fill(cline.begin() + keep, cline.begin() + nh, C(0));
-        cline[0] = C(cline[0].real(), 0);
-        if (n % 2 == 0) cline[nh - 1] = C(cline[nh - 1].real(), 0);
-        if (b.inner == 1) {
-          fft.inv(dst + o * n, cline.data(), n);
-          continue;
-        }
-        fft.inv(rres.data(), cline.data(), n);
-        R* d = dst + o * n * b.inner + i;
-        for (Index j = 0; j < n; ++j) d[j * b.inner] = rres[j];
-      }
-    }
+    each_line<false>(src, dst, b, keep, nh, n, cline, rres, [&](C* in, R* out) {
+      in[0] = C(in[0].real(), 0);
+      if (n % 2 == 0) in[nh - 1] = C(in[nh - 1].real(), 0);
+      fft.inv(out, in, n);
+    });
   }
 };
 
