@@ -86,9 +86,10 @@ Array cast(const Array& x, DType d) {
 }
 
 namespace {
-template <std::int64_t E>
+template <class E>
 void strided_row(unsigned char* dst, const unsigned char* src, std::int64_t n, std::int64_t step) {
-  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * E, src + i * step * E, E);
+  constexpr std::int64_t w = sizeof(E);
+  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * w, src + i * step * w, w);
 }
 }  // namespace
 
@@ -112,13 +113,7 @@ void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os,
     if (step == 1) {
       std::memcpy(dst, s, row_bytes);
     } else {
-      switch (sz) {
-        case 1: strided_row<1>(dst, s, len, step); break;
-        case 2: strided_row<2>(dst, s, len, step); break;
-        case 4: strided_row<4>(dst, s, len, step); break;
-        case 8: strided_row<8>(dst, s, len, step); break;
-        default: strided_row<16>(dst, s, len, step); break;
-      }
+      visit_width(sz, [&](auto e) { strided_row<decltype(e)>(dst, s, len, step); });
     }
     dst += row_bytes;
     for (std::int64_t d = r - 2; d >= 0; --d) {

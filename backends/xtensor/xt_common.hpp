@@ -152,6 +152,23 @@ inline AxisBlocks blocks_around(const Shape& s, std::int64_t axis) {
   return b;
 }
 
+// Elements moved by width, whatever their dtype: unsigned integers of 1 to 8 bytes, a pair of
+// words for 16 (complex128).
+struct Bytes16 {
+  std::uint64_t lo, hi;
+};
+// Calls f(E{}) with E the element type of `width` bytes (an itemsize).
+template <class F>
+void visit_width(std::size_t width, F&& f) {
+  switch (width) {
+    case 1: return f(std::uint8_t{});
+    case 2: return f(std::uint16_t{});
+    case 4: return f(std::uint32_t{});
+    case 8: return f(std::uint64_t{});
+    default: return f(Bytes16{});
+  }
+}
+
 // Layout helpers (type-agnostic, element = itemsize bytes).
 Array broadcast_to(const Array& x, const Shape& s);
 Array permute(const Array& x, const Dims& perm);

@@ -222,13 +222,13 @@ XT_KERNEL(roll) {
 // Copies `count` elements of `sz` bytes from src to dst `times` times in a row.
 void repeat_block(unsigned char* dst, const unsigned char* src, std::size_t bytes, std::int64_t times, std::size_t sz) {
   if (bytes == sz) {  // one element: typed fill
-    switch (sz) {
-      case 1: std::fill_n(dst, times, *src); return;
-      case 2: { std::uint16_t v; std::memcpy(&v, src, 2); std::fill_n(reinterpret_cast<std::uint16_t*>(dst), times, v); return; }
-      case 4: { std::uint32_t v; std::memcpy(&v, src, 4); std::fill_n(reinterpret_cast<std::uint32_t*>(dst), times, v); return; }
-      case 8: { std::uint64_t v; std::memcpy(&v, src, 8); std::fill_n(reinterpret_cast<std::uint64_t*>(dst), times, v); return; }
-      default: break;
-    }
+    visit_width(sz, [&](auto e) {
+      using E = decltype(e);
+      E v;
+      std::memcpy(&v, src, sizeof(E));
+      std::fill_n(reinterpret_cast<E*>(dst), times, v);
+    });
+    return;
   }
   for (std::int64_t k = 0; k < times; ++k) std::memcpy(dst + static_cast<std::size_t>(k) * bytes, src, bytes);
 }
@@ -319,10 +319,6 @@ XT_KERNEL(strided_slice) {
   strided_copy(static_cast<unsigned char*>(raw(out[0])), static_cast<const unsigned char*>(raw(x)), spec[0].shape, st,
                base, itemsize(x.dtype()));
 }
-// Elements of 16 bytes (complex128), moved as a pair of words.
-struct Bytes16 {
-  std::uint64_t lo, hi;
-};
 // dst[base + sum_d i_d * dst_st[d]] = src[sum_d i_d * src_st[d]] over the positions i of
 // shape ss (element units; a 0 source stride broadcasts).
 template <class E>
@@ -370,15 +366,10 @@ XT_KERNEL(slice_update) {
   const Dims vst = strides_of(v.shape());
   const std::size_t off = r - v.shape().size();  // v is aligned to the right of the slice
   for (std::size_t i = 0; i < v.shape().size(); ++i) src_st[off + i] = v.shape()[i] == 1 ? 0 : vst[i];
-  void* dst = raw(out[0]);
-  const void* src = raw(v);
-  switch (itemsize(x.dtype())) {
-    case 1: strided_put(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src), ss, dst_st, base, src_st); break;
-    case 2: strided_put(static_cast<std::uint16_t*>(dst), static_cast<const std::uint16_t*>(src), ss, dst_st, base, src_st); break;
-    case 4: strided_put(static_cast<std::uint32_t*>(dst), static_cast<const std::uint32_t*>(src), ss, dst_st, base, src_st); break;
-    case 8: strided_put(static_cast<std::uint64_t*>(dst), static_cast<const std::uint64_t*>(src), ss, dst_st, base, src_st); break;
-    default: strided_put(static_cast<Bytes16*>(dst), static_cast<const Bytes16*>(src), ss, dst_st, base, src_st); break;
-  }
+  visit_width(itemsize(x.dtype()), [&](auto e) {
+    using E = decltype(e);
+    strided_put(static_cast<E*>(raw(out[0])), static_cast<const E*>(raw(v)), ss, dst_st, base, src_st);
+  });
 }
 // Copies `block` bytes (one element for inner == 1, then a typed move).
 inline void copy_block(unsigned char* dst, const unsigned char* src, std::size_t block) {
@@ -449,13 +440,7 @@ XT_KERNEL(take_along_axis) {
     out[0] = alloc(os, in[0].dtype());
     const void* src = raw(in[0]);
     void* dst = raw(out[0]);
-    switch (itemsize(in[0].dtype())) {
-      case 1: gather_along<std::uint8_t>(dst, src, ip, bx, bi); break;
-      case 2: gather_along<std::uint16_t>(dst, src, ip, bx, bi); break;
-      case 4: gather_along<std::uint32_t>(dst, src, ip, bx, bi); break;
-      case 8: gather_along<std::uint64_t>(dst, src, ip, bx, bi); break;
-      default: gather_along<Bytes16>(dst, src, ip, bx, bi); break;
-    }
+    visit_width(itemsize(in[0].dtype()), [&](auto e) { gather_along<decltype(e)>(dst, src, ip, bx, bi); });
     return;
   }
   Array x = broadcast_to(in[0], xs);
@@ -562,13 +547,7 @@ XT_KERNEL(where) {
   const void *x1 = raw(*p[1]), *x2 = raw(*p[2]);
   void* o = raw(out[0]);
   const std::int64_t count = s.numel();
-  switch (itemsize(d)) {
-    case 1: select_loop<std::uint8_t>(o, cp, x1, x2, count); break;
-    case 2: select_loop<std::uint16_t>(o, cp, x1, x2, count); break;
-    case 4: select_loop<std::uint32_t>(o, cp, x1, x2, count); break;
-    case 8: select_loop<std::uint64_t>(o, cp, x1, x2, count); break;
-    default: select_loop<Bytes16>(o, cp, x1, x2, count); break;
-  }
+  visit_width(itemsize(d), [&](auto e) { select_loop<decltype(e)>(o, cp, x1, x2, count); });
 }
 XT_KERNEL(searchsorted) {
   DType c = result_type(in[0].dtype(), in[1].dtype());
