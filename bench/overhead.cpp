@@ -1,19 +1,25 @@
 // The cost of the ivy layer (the paper's Fig. 6 / Table 3, in C++): every benchmarked
-// function is timed three ways side by side in one run, on float32 CPU inputs of 1, 1e2,
-// 1e4 and 1e6 elements (matrix functions on square shapes of about that many elements):
-//   <backend>/native/<fn>/<n>  the library call on its own arrays (what the kernel calls)
-//   <backend>/ivy/<fn>/<n>     ivy::fn on ivy::Array inputs through the dispatch
-//   <backend>/ns/<fn>/<n>      the backend's framework-specific namespace (torch only)
-// Each benchmark also reports `allocs`: heap allocations per call (counting allocator).
-// bench/summarize.py turns the JSON output into the tables of bench/README.md.
+// function is one case <backend>/<fn>/<n>, on float32 CPU inputs of 1, 1e2, 1e4 and 1e6
+// elements (matrix functions on square shapes of about that many elements), that times side
+// by side, interleaved in blocks on the same inputs:
+//   native  the library call on its own arrays (what the kernel calls)
+//   ivy     ivy::fn on ivy::Array inputs through the dispatch
+//   ns      the backend's framework-specific namespace (ivy::torch::fn on at::Tensor,
+//           ivy::xtensor::fn on xt::xarray), where it has that function
+// Each variant reports <v>_ns (median time per call) and <v>_allocs (heap allocations per
+// call, counting allocator). bench/summarize.py turns the JSON output into the tables of
+// bench/README.md.
 #include <benchmark/benchmark.h>
 
-#include <atomic>
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <new>
 #include <random>
+#include <vector>
 
 #include "ivy/ivy.hpp"
 
@@ -39,6 +45,8 @@
 #include <xtensor/xsort.hpp>
 #include <xtensor/xstrided_view.hpp>
 #include <xtensor/xview.hpp>
+
+#include "ivy/backends/xtensor.hpp"
 #endif
 
 // ---------------------------------------------------------------- counting allocator
@@ -75,17 +83,80 @@ namespace {
 
 const std::int64_t kSizes[] = {1, 100, 10000, 1000000};
 
-// Runs `body` in the timing loop and records allocations per iteration.
-template <class F>
-void timed(benchmark::State& st, F&& body) {
-  long before = g_allocs;
-  for (auto _ : st) body();
-  long after = g_allocs;
-  st.counters["allocs"] = static_cast<double>(after - before) / static_cast<double>(st.iterations());
+// One benchmark case: the same work done natively, through ivy and (where the backend has
+// one) through its framework-specific namespace, on shared inputs captured by the calls.
+struct Calls {
+  std::function<void()> native, ivy, ns;
+};
+
+// Runs the variants of a case interleaved, in blocks of K calls of about kBlockNs each,
+// rotating which variant goes first: drift of the machine (frequency, neighbours, the other
+// variant's cache footprint) falls on every variant alike instead of on whichever benchmark
+// ran at a bad moment. Per variant it reports the median block time per call
+// (<v>_ns) and heap allocations per call (<v>_allocs); the benchmark's own time is the
+// manual sum of all blocks.
+constexpr double kBlockNs = 50e3;
+double median_of(std::vector<double>& v) {
+  if (v.empty()) return 0.0;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+void run_case(benchmark::State& st, const Calls& c) {
+  using clock = std::chrono::steady_clock;
+  const std::function<void()>* v[3] = {&c.native, &c.ivy, &c.ns};
+  const char* names[3] = {"native", "ivy", "ns"};
+  const std::size_t nv = c.ns ? 3 : 2;
+  for (std::size_t w = 0; w < nv; ++w) (*v[w])();  // warm up: first-call allocations, caches
+  // block length from the native call's cost: the fastest of three ~100 us samples (the
+  // first calls can pay page faults on fresh buffers)
+  double per_call = 1e300;
+  for (int rep = 0; rep < 3; ++rep) {
+    std::int64_t calls = 0;
+    auto t0 = clock::now();
+    double spent = 0;
+    do {
+      (*v[0])();
+      ++calls;
+      spent = std::chrono::duration<double, std::nano>(clock::now() - t0).count();
+    } while (spent < 100e3);
+    per_call = std::min(per_call, spent / static_cast<double>(calls));
+  }
+  const std::int64_t K = std::clamp<std::int64_t>(std::llround(kBlockNs / per_call), 1, 1 << 16);
+  std::vector<double> blocks[3];
+  long allocs[3] = {0, 0, 0};
+  for (auto& b : blocks) b.reserve(static_cast<std::size_t>(st.max_iterations));
+  std::size_t first = 0;
+  for (auto _ : st) {
+    double total = 0;
+    for (std::size_t j = 0; j < nv; ++j) {
+      std::size_t w = (first + j) % nv;
+      const std::function<void()>& f = *v[w];
+      long a0 = g_allocs;
+      auto s = clock::now();
+      for (std::int64_t k = 0; k < K; ++k) f();
+      auto e = clock::now();
+      allocs[w] += g_allocs - a0;
+      double d = std::chrono::duration<double>(e - s).count();
+      blocks[w].push_back(d);
+      total += d;
+    }
+    first = (first + 1) % nv;
+    st.SetIterationTime(total);
+  }
+  const double n = static_cast<double>(st.iterations()) * static_cast<double>(K);
+  for (std::size_t w = 0; w < nv; ++w) {
+    st.counters[std::string(names[w]) + "_ns"] = median_of(blocks[w]) * 1e9 / static_cast<double>(K);
+    st.counters[std::string(names[w]) + "_allocs"] = static_cast<double>(allocs[w]) / n;
+  }
+  st.counters["block"] = static_cast<double>(K);
 }
 
-void add(const std::string& name, std::function<void(benchmark::State&)> f) {
-  benchmark::RegisterBenchmark(name.c_str(), [f](benchmark::State& st) { f(st); })->Unit(benchmark::kNanosecond);
+// Registers case `name` (<backend>/<fn>/<n>); `setup` makes the inputs and the calls (untimed).
+void add_case(const std::string& name, std::function<Calls()> setup) {
+  benchmark::RegisterBenchmark(name.c_str(), [setup](benchmark::State& st) { run_case(st, setup()); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
 }
 
 std::int64_t side(std::int64_t n) { return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(n))))); }
@@ -106,39 +177,24 @@ at::Tensor trand(std::int64_t n) { return at::rand({n}, at::kFloat).add(0.5); }
 void register_torch() {
   auto reg_unary = [](const char* fn, at::Tensor (*native)(const at::Tensor&), at::Tensor (*ns)(const at::Tensor&),
                       IvyUnary iv) {
-    for (auto n : kSizes) {
-      std::string sfx = std::string(fn) + "/" + std::to_string(n);
-      add("torch/native/" + sfx, [n, native](benchmark::State& st) {
-        at::Tensor t = trand(n);
-        timed(st, [&] { benchmark::DoNotOptimize(native(t)); });
+    for (auto n : kSizes)
+      add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, native, ns, iv] {
+        auto t = std::make_shared<at::Tensor>(trand(n));
+        auto x = std::make_shared<ivy::Array>(ivy::torch::wrap(*t));  // the same tensor, zero-copy
+        return Calls{[t, native] { benchmark::DoNotOptimize(native(*t)); }, [x, iv] { benchmark::DoNotOptimize(iv(*x)); },
+                     [t, ns] { benchmark::DoNotOptimize(ns(*t)); }};
       });
-      add("torch/ns/" + sfx, [n, ns](benchmark::State& st) {
-        at::Tensor t = trand(n);
-        timed(st, [&] { benchmark::DoNotOptimize(ns(t)); });
-      });
-      add("torch/ivy/" + sfx, [n, iv](benchmark::State& st) {
-        ivy::Array x = ivy::torch::wrap(trand(n));
-        timed(st, [&] { benchmark::DoNotOptimize(iv(x)); });
-      });
-    }
   };
   auto reg_binary = [](const char* fn, at::Tensor (*native)(const at::Tensor&, const at::Tensor&),
                        at::Tensor (*ns)(const at::Tensor&, const at::Tensor&), IvyBinary iv) {
-    for (auto n : kSizes) {
-      std::string sfx = std::string(fn) + "/" + std::to_string(n);
-      add("torch/native/" + sfx, [n, native](benchmark::State& st) {
-        at::Tensor a = trand(n), b = trand(n);
-        timed(st, [&] { benchmark::DoNotOptimize(native(a, b)); });
+    for (auto n : kSizes)
+      add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, native, ns, iv] {
+        auto t = std::make_shared<std::pair<at::Tensor, at::Tensor>>(trand(n), trand(n));
+        auto x = std::make_shared<std::pair<ivy::Array, ivy::Array>>(ivy::torch::wrap(t->first), ivy::torch::wrap(t->second));
+        return Calls{[t, native] { benchmark::DoNotOptimize(native(t->first, t->second)); },
+                     [x, iv] { benchmark::DoNotOptimize(iv(x->first, x->second)); },
+                     [t, ns] { benchmark::DoNotOptimize(ns(t->first, t->second)); }};
       });
-      add("torch/ns/" + sfx, [n, ns](benchmark::State& st) {
-        at::Tensor a = trand(n), b = trand(n);
-        timed(st, [&] { benchmark::DoNotOptimize(ns(a, b)); });
-      });
-      add("torch/ivy/" + sfx, [n, iv](benchmark::State& st) {
-        ivy::Array a = ivy::torch::wrap(trand(n)), b = ivy::torch::wrap(trand(n));
-        timed(st, [&] { benchmark::DoNotOptimize(iv(a, b)); });
-      });
-    }
   };
   // the native calls, exactly what the kernels call
 #define T_UNARY(name, expr) \
@@ -164,18 +220,12 @@ void register_torch() {
   // reductions and structure
   auto reg = [](const char* fn, std::function<void(const at::Tensor&)> native, std::function<void(const ivy::Array&)> iv,
                 bool square) {
-    for (auto n : kSizes) {
-      std::string sfx = std::string(fn) + "/" + std::to_string(n);
-      auto make = [n, square] { return square ? at::rand({side(n), side(n)}) : trand(n); };
-      add("torch/native/" + sfx, [make, native](benchmark::State& st) {
-        at::Tensor t = make();
-        timed(st, [&] { native(t); });
+    for (auto n : kSizes)
+      add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, square, native, iv] {
+        auto t = std::make_shared<at::Tensor>(square ? at::rand({side(n), side(n)}) : trand(n));
+        auto x = std::make_shared<ivy::Array>(ivy::torch::wrap(*t));
+        return Calls{[t, native] { native(*t); }, [x, iv] { iv(*x); }, {}};
       });
-      add("torch/ivy/" + sfx, [make, iv](benchmark::State& st) {
-        ivy::Array x = ivy::torch::wrap(make());
-        timed(st, [&] { iv(x); });
-      });
-    }
   };
   reg("sum", [](auto& t) { benchmark::DoNotOptimize(at::sum(t, {0}, false)); }, [](auto& x) { benchmark::DoNotOptimize(ivy::sum(x)); }, false);
   reg("mean", [](auto& t) { benchmark::DoNotOptimize(at::mean(t, {0}, false)); }, [](auto& x) { benchmark::DoNotOptimize(ivy::mean(x)); }, false);
@@ -198,54 +248,55 @@ XA xrand(std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) a(i) = 0.5f + static_cast<float>((i * 7919) % 1000) / 1000.0f;
   return a;
 }
-ivy::Array to_ivy(const XA& a) {
+ivy::Array to_ivy(const XA& a) {  // a copy: the xtensor backend owns its buffers
   return ivy::asarray(static_cast<const void*>(a.data()), ivy::float32, ivy::Shape{static_cast<std::int64_t>(a.size())},
                       std::nullopt, {}, "xtensor");
 }
 void register_xtensor() {
-  auto reg = [](const char* fn, std::function<void(const XA&, const XA&)> native,
-                std::function<void(const ivy::Array&, const ivy::Array&)> iv, bool square) {
-    for (auto n : kSizes) {
-      std::string sfx = std::string(fn) + "/" + std::to_string(n);
-      std::int64_t m = square ? side(n) * side(n) : n;
-      add("xtensor/native/" + sfx, [m, native, square, n](benchmark::State& st) {
-        XA a = xrand(m), b = xrand(m);
+  using XFn = std::function<void(const XA&, const XA&)>;
+  auto reg = [](const char* fn, XFn native, std::function<void(const ivy::Array&, const ivy::Array&)> iv, bool square,
+                XFn ns = {}) {
+    for (auto n : kSizes)
+      add_case("xtensor/" + std::string(fn) + "/" + std::to_string(n), [n, square, native, iv, ns] {
+        std::int64_t m = square ? side(n) * side(n) : n;
+        auto t = std::make_shared<std::pair<XA, XA>>(xrand(m), xrand(m));
         if (square) {
-          a.reshape({static_cast<std::size_t>(side(n)), static_cast<std::size_t>(side(n))});
-          b.reshape(a.shape());
+          t->first.reshape({static_cast<std::size_t>(side(n)), static_cast<std::size_t>(side(n))});
+          t->second.reshape(t->first.shape());
         }
-        timed(st, [&] { native(a, b); });
-      });
-      add("xtensor/ivy/" + sfx, [m, iv, square, n](benchmark::State& st) {
-        ivy::Array a = to_ivy(xrand(m)), b = to_ivy(xrand(m));
+        auto x = std::make_shared<std::pair<ivy::Array, ivy::Array>>(to_ivy(t->first), to_ivy(t->second));
         if (square) {
-          a = ivy::reshape(a, {side(n), side(n)});
-          b = ivy::reshape(b, {side(n), side(n)});
+          x->first = ivy::reshape(x->first, {side(n), side(n)});
+          x->second = ivy::reshape(x->second, {side(n), side(n)});
         }
-        timed(st, [&] { iv(a, b); });
+        Calls c{[t, native] { native(t->first, t->second); }, [x, iv] { iv(x->first, x->second); }, {}};
+        if (ns) c.ns = [t, ns] { ns(t->first, t->second); };
+        return c;
       });
-    }
   };
   // Native: the xtensor expression each kernel evaluates, into a new array.
-#define X_UNARY(name, expr) \
-  reg(#name, [](const XA& a, const XA&) { XA r = expr; benchmark::DoNotOptimize(r.data()); }, \
-      [](const ivy::Array& x, const ivy::Array&) { benchmark::DoNotOptimize(ivy::name(x)); }, false);
-  X_UNARY(abs, xt::abs(a)) X_UNARY(acos, xt::acos(a)) X_UNARY(asin, xt::asin(a)) X_UNARY(atan, xt::atan(a))
-  X_UNARY(ceil, xt::ceil(a)) X_UNARY(cos, xt::cos(a)) X_UNARY(cosh, xt::cosh(a)) X_UNARY(exp, xt::exp(a))
-  X_UNARY(expm1, xt::expm1(a)) X_UNARY(floor, xt::floor(a)) X_UNARY(log, xt::log(a)) X_UNARY(log1p, xt::log1p(a))
-  X_UNARY(log2, xt::log2(a)) X_UNARY(log10, xt::log10(a)) X_UNARY(negative, -a) X_UNARY(round, xt::nearbyint(a))
-  X_UNARY(sign, xt::sign(a)) X_UNARY(sin, xt::sin(a)) X_UNARY(sinh, xt::sinh(a)) X_UNARY(sqrt, xt::sqrt(a))
-  X_UNARY(square, xt::square(a)) X_UNARY(tan, xt::tan(a)) X_UNARY(tanh, xt::tanh(a)) X_UNARY(trunc, xt::trunc(a))
-  X_UNARY(reciprocal, 1.0f / a)
+  // X_UNARY / X_BINARY also time the ivy::xtensor namespace function of that name (evaluated
+  // into the same result type); X_UNARY0 for functions the namespace does not have.
+#define X_UNARY0(name, expr, R, ...)                                                                   \
+  reg(#name, [](const XA& a, const XA&) { xt::xarray<R> r = expr; benchmark::DoNotOptimize(r.data()); }, \
+      [](const ivy::Array& x, const ivy::Array&) { benchmark::DoNotOptimize(ivy::name(x)); }, false __VA_ARGS__);
+#define X_UNARY(name, expr, R) \
+  X_UNARY0(name, expr, R, , [](const XA& a, const XA&) { xt::xarray<R> r = ivy::xtensor::name(a); benchmark::DoNotOptimize(r.data()); })
+  X_UNARY(abs, xt::abs(a), float) X_UNARY(acos, xt::acos(a), float) X_UNARY(asin, xt::asin(a), float)
+  X_UNARY(atan, xt::atan(a), float) X_UNARY(ceil, xt::ceil(a), float) X_UNARY(cos, xt::cos(a), float)
+  X_UNARY(cosh, xt::cosh(a), float) X_UNARY(exp, xt::exp(a), float) X_UNARY(expm1, xt::expm1(a), float)
+  X_UNARY(floor, xt::floor(a), float) X_UNARY(log, xt::log(a), float) X_UNARY(log1p, xt::log1p(a), float)
+  X_UNARY(log2, xt::log2(a), float) X_UNARY(log10, xt::log10(a), float) X_UNARY0(negative, -a, float)
+  X_UNARY(round, xt::nearbyint(a), float) X_UNARY(sign, xt::sign(a), float) X_UNARY(sin, xt::sin(a), float)
+  X_UNARY(sinh, xt::sinh(a), float) X_UNARY(sqrt, xt::sqrt(a), float) X_UNARY(square, xt::square(a), float)
+  X_UNARY(tan, xt::tan(a), float) X_UNARY(tanh, xt::tanh(a), float) X_UNARY(trunc, xt::trunc(a), float)
+  X_UNARY0(reciprocal, 1.0f / a, float) X_UNARY(isnan, xt::isnan(a), bool) X_UNARY(isfinite, xt::isfinite(a), bool)
 #undef X_UNARY
-#define X_UNARY_B(name, expr)                                                                             \
-  reg(#name, [](const XA& a, const XA&) { xt::xarray<bool> r = expr; benchmark::DoNotOptimize(r.data()); }, \
-      [](const ivy::Array& x, const ivy::Array&) { benchmark::DoNotOptimize(ivy::name(x)); }, false);
-  X_UNARY_B(isnan, xt::isnan(a)) X_UNARY_B(isfinite, xt::isfinite(a))
-#undef X_UNARY_B
-#define X_BINARY(name, expr, R)                                                                      \
-  reg(#name, [](const XA& a, const XA& b) { xt::xarray<R> r = expr; benchmark::DoNotOptimize(r.data()); }, \
-      [](const ivy::Array& x, const ivy::Array& y) { benchmark::DoNotOptimize(ivy::name(x, y)); }, false);
+#undef X_UNARY0
+#define X_BINARY(name, expr, R)                                                                              \
+  reg(#name, [](const XA& a, const XA& b) { xt::xarray<R> r = expr; benchmark::DoNotOptimize(r.data()); },         \
+      [](const ivy::Array& x, const ivy::Array& y) { benchmark::DoNotOptimize(ivy::name(x, y)); }, false,           \
+      [](const XA& a, const XA& b) { xt::xarray<R> r = ivy::xtensor::name(a, b); benchmark::DoNotOptimize(r.data()); });
   X_BINARY(add, a + b, float) X_BINARY(subtract, a - b, float) X_BINARY(multiply, a * b, float)
   X_BINARY(divide, a / b, float) X_BINARY(maximum, xt::maximum(a, b), float) X_BINARY(minimum, xt::minimum(a, b), float)
   X_BINARY(pow, xt::pow(a, b), float) X_BINARY(atan2, xt::atan2(a, b), float) X_BINARY(hypot, xt::hypot(a, b), float)
@@ -325,27 +376,16 @@ void treg(const char* fn, TMake make, std::function<void(const TIn&)> native, Iv
           std::function<void(const TIn&)> ns = {}, std::int64_t max_n = kAll) {
   for (auto n : kSizes) {
     if (n > max_n) continue;
-    std::string sfx = std::string(fn) + "/" + std::to_string(n);
-    auto in = [n, make] {
-      TIn t;
-      t.n = n;
-      t.s = side(n);
-      make(t);
-      return t;
-    };
-    add("torch/native/" + sfx, [in, native](benchmark::State& st) {
-      TIn t = in();
-      timed(st, [&] { native(t); });
-    });
-    if (ns)
-      add("torch/ns/" + sfx, [in, ns](benchmark::State& st) {
-        TIn t = in();
-        timed(st, [&] { ns(t); });
-      });
-    add("torch/ivy/" + sfx, [in, iv](benchmark::State& st) {
-      TIn t = in();
-      IvyIn x{t.n, t.s, twrap(t.a), twrap(t.b), twrap(t.c), twrap(t.i), twrap(t.j), twrap(t.l), twrap(t.m), twrap(t.z), "torch"};
-      timed(st, [&] { iv(x); });
+    add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, make, native, iv, ns] {
+      auto t = std::make_shared<TIn>();
+      t->n = n;
+      t->s = side(n);
+      make(*t);
+      auto x = std::make_shared<IvyIn>(IvyIn{t->n, t->s, twrap(t->a), twrap(t->b), twrap(t->c), twrap(t->i), twrap(t->j),
+                                             twrap(t->l), twrap(t->m), twrap(t->z), "torch"});
+      Calls c{[t, native] { native(*t); }, [x, iv] { iv(*x); }, {}};
+      if (ns) c.ns = [t, ns] { ns(*t); };
+      return c;
     });
   }
 }
@@ -527,26 +567,20 @@ ivy::Array yv(const xt::xarray<T>& x) {
   return ivy::asarray(static_cast<const void*>(x.data()), ivy::dtype_v<T>, ivy::Shape(x.shape().begin(), x.shape().end()),
                       std::nullopt, {}, "xtensor");
 }
-void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, IvyFn iv, std::int64_t max_n = kAll) {
+void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, IvyFn iv, std::int64_t max_n = kAll,
+          std::function<void(const XIn&)> ns = {}) {
   for (auto n : kSizes) {
     if (n > max_n) continue;
-    std::string sfx = std::string(fn) + "/" + std::to_string(n);
-    auto in = [n, make] {
-      XIn t;
-      t.n = n;
-      t.s = static_cast<std::size_t>(side(n));
-      make(t);
-      return t;
-    };
-    add("xtensor/native/" + sfx, [in, native](benchmark::State& st) {
-      XIn t = in();
-      timed(st, [&] { native(t); });
-    });
-    add("xtensor/ivy/" + sfx, [in, iv](benchmark::State& st) {
-      XIn t = in();
-      IvyIn x{t.n, static_cast<std::int64_t>(t.s), yv(t.a), yv(t.b), yv(t.c), yv(t.i), yv(t.j), yv(t.l), yv(t.m), yv(t.z),
-              "xtensor"};
-      timed(st, [&] { iv(x); });
+    add_case("xtensor/" + std::string(fn) + "/" + std::to_string(n), [n, make, native, iv, ns] {
+      auto t = std::make_shared<XIn>();
+      t->n = n;
+      t->s = static_cast<std::size_t>(side(n));
+      make(*t);
+      auto x = std::make_shared<IvyIn>(IvyIn{t->n, static_cast<std::int64_t>(t->s), yv(t->a), yv(t->b), yv(t->c), yv(t->i),
+                                             yv(t->j), yv(t->l), yv(t->m), yv(t->z), "xtensor"});
+      Calls c{[t, native] { native(*t); }, [x, iv] { iv(*x); }, {}};
+      if (ns) c.ns = [t, ns] { ns(*t); };
+      return c;
     });
   }
 }
@@ -607,23 +641,32 @@ void register_xtensor_rest() {
 #define XB2(name, mk, M1, M2, R, expr)                                                                         \
   xreg(#name, mk, [](const XIn& t) { const auto &a = t.M1, &b = t.M2; R r = expr; sink(r.data()); }, \
        IV(ivy::name(x.M1, x.M2)));
-  XU(acosh, f1, a, XA, xt::acosh(a)) XU(asinh, f1, a, XA, xt::asinh(a)) XU(atanh, f1, a, XA, xt::atanh(a))
+  // ... and with the ivy::xtensor namespace column
+#define XUN(name, mk, M, R, expr)                                                                                   \
+  xreg(#name, mk, [](const XIn& t) { const auto& a = t.M; R r = expr; sink(r.data()); }, IV(ivy::name(x.M)), kAll, \
+       [](const XIn& t) { R r = ivy::xtensor::name(t.M); sink(r.data()); });
+#define XB2N(name, mk, M1, M2, R, expr)                                                                      \
+  xreg(#name, mk, [](const XIn& t) { const auto &a = t.M1, &b = t.M2; R r = expr; sink(r.data()); },        \
+       IV(ivy::name(x.M1, x.M2)), kAll, [](const XIn& t) { R r = ivy::xtensor::name(t.M1, t.M2); sink(r.data()); });
+  XUN(acosh, f1, a, XA, xt::acosh(a)) XUN(asinh, f1, a, XA, xt::asinh(a)) XUN(atanh, f1, a, XA, xt::atanh(a))
   XU(bitwise_invert, i2, i, XI, ~a) XU(conj, f1, a, XA, a) XU(imag, f1, a, XA, xt::imag(a))
-  XU(isinf, f1, a, XB, xt::isinf(a)) XU(logical_not, f1, a, XB, !a) XU(positive, f1, a, XA, +a)
+  XUN(isinf, f1, a, XB, xt::isinf(a)) XU(logical_not, f1, a, XB, !a) XU(positive, f1, a, XA, +a)
   XU(real, f1, a, XA, xt::real(a))
   XU(signbit, f1, a, XB, xt::make_lambda_xfunction([](float v) { return std::signbit(v); }, a))
   XB2(bitwise_and, i2, i, j, XI, a & b) XB2(bitwise_or, i2, i, j, XI, a | b) XB2(bitwise_xor, i2, i, j, XI, a ^ b)
   XB2(bitwise_left_shift, i2, i, j, XI, a << b) XB2(bitwise_right_shift, i2, i, j, XI, a >> b)
   XB2(copysign, f2, a, b, XA, xt::make_lambda_xfunction([](float p, float q) { return std::copysign(p, q); }, a, b))
-  XB2(floor_divide, f2, a, b, XA, xt::floor(a / b)) XB2(greater_equal, f2, a, b, XB, a >= b)
-  XB2(less_equal, f2, a, b, XB, a <= b)
+  XB2(floor_divide, f2, a, b, XA, xt::floor(a / b)) XB2N(greater_equal, f2, a, b, XB, a >= b)
+  XB2N(less_equal, f2, a, b, XB, a <= b)
   XB2(logaddexp, f2, a, b, XA, xt::maximum(a, b) + xt::log1p(xt::exp(-xt::abs(a - b))))
   XB2(logical_and, f2, a, b, XB, a && b) XB2(logical_or, f2, a, b, XB, a || b)
   XB2(logical_xor, f2, a, b, XB, xt::cast<bool>(a) ^ xt::cast<bool>(b))
   XB2(nextafter, f2, a, b, XA, xt::make_lambda_xfunction([](float p, float q) { return std::nextafter(p, q); }, a, b))
-  XB2(not_equal, f2, a, b, XB, xt::not_equal(a, b)) XB2(remainder, f2, a, b, XA, a - xt::floor(a / b) * b)
+  XB2N(not_equal, f2, a, b, XB, xt::not_equal(a, b)) XB2(remainder, f2, a, b, XA, a - xt::floor(a / b) * b)
 #undef XU
 #undef XB2
+#undef XUN
+#undef XB2N
 
   // the others: XR(name, maker, result type, xtensor expression, ivy call); XR3 stops at kCubic
 #define XR(name, mk, R, expr, call) xreg(#name, mk, [](const XIn& t) { R r = expr; sink(r.data()); }, IV(call));

@@ -3,12 +3,15 @@
 
 Usage:
   build/bench/overhead --benchmark_format=json --benchmark_out=overhead.json \
-      --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+      --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
   python3 bench/summarize.py overhead.json > table.md
 
-For every backend and size: function, native ns, ivy ns, overhead % and ns, allocations
-per call, and (torch) the framework-specific namespace; then the mean, median and max
-overhead per backend and size, naming the functions above 1 %.
+Each benchmark case <backend>/<fn>/<n> reports, per variant (native, ivy, ns = the
+backend's framework-specific namespace), <v>_ns (median time per call of its interleaved
+blocks) and <v>_allocs (heap allocations per call). For every backend and size: function,
+native ns, ivy ns, overhead % and ns, allocations per call, and the namespace column where
+timed; then the mean, median and max overhead per backend and size, naming the functions
+above 1 %.
 Only the Python standard library is used.
 """
 import json
@@ -20,17 +23,20 @@ from collections import defaultdict
 def main(path):
     data = json.load(open(path))
     times = {}  # (backend, kind, fn, n) -> (ns, allocs)
+    has_agg = any(b.get("run_type") == "aggregate" for b in data["benchmarks"])
     for b in data["benchmarks"]:
-        name = b["name"]
+        # with repetitions, only the median aggregate; without, the single run
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
-        base = name.split("_median")[0] if b.get("run_type") == "aggregate" else name
-        parts = base.split("/")
-        if len(parts) < 4:
+        if has_agg and b.get("run_type") != "aggregate":
             continue
-        backend, kind, fn, n = parts[0], parts[1], parts[2], int(parts[3])
-        ns = b["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        times[(backend, kind, fn, n)] = (ns, b.get("allocs", float("nan")))
+        parts = b.get("run_name", b["name"]).split("/")
+        if len(parts) < 3:
+            continue
+        backend, fn, n = parts[0], parts[1], int(parts[2])
+        for kind in ("native", "ivy", "ns"):
+            if f"{kind}_ns" in b:
+                times[(backend, kind, fn, n)] = (b[f"{kind}_ns"], b.get(f"{kind}_allocs", float("nan")))
     ctx = data.get("context", {})
     print(f"Machine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
           f"build type {ctx.get('library_build_type')}, {ctx.get('date')}\n")

@@ -222,6 +222,16 @@ std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attr
   return std::vector<Array>(std::make_move_iterator(outs), std::make_move_iterator(outs + n));
 }
 
+int dispatch_into(OpId op, std::span<const Array> in, const Attrs& a, std::span<Array> out, Backend explicit_backend) {
+  const OpInfo& info = kOps[static_cast<int>(op)];
+  if (info.n_out < 0 || static_cast<std::size_t>(info.n_out) > out.size())
+    throw Error(std::string("[") + info.name + "] dispatch_into was given " + std::to_string(out.size()) +
+                " output slots; this primitive has " + (info.n_out < 0 ? "a data-dependent number of" : std::to_string(info.n_out)) +
+                " outputs" + (info.n_out < 0 ? " (use dispatch_multi)" : ""));
+  OutSpec specs[kMaxOutputs];
+  return run(op, in, a, explicit_backend, specs, out.data());
+}
+
 std::string attrs_str(OpId, const Attrs& a) {
   std::ostringstream os;
   bool first = true;

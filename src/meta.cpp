@@ -97,15 +97,29 @@ int m_realpart(const char*, const Array* in, int, const Attrs&, OutSpec* out) {
   return one(out, in[0].shape(), real_of(in[0].dtype()));
 }
 int m_ubool(const char*, const Array* in, int, const Attrs&, OutSpec* out) { return one(out, in[0].shape(), bool_); }
+// The broadcast shape of a binary function's inputs into out[0]; equal shapes (the common
+// case) are copied without the per-axis walk.
+static void binary_shape(const char* op, const Array* in, OutSpec* out) {
+  if (in[0].shape() == in[1].shape())
+    out[0].shape = in[0].shape();
+  else
+    out[0].shape = broadcast_shapes(in[0].shape(), in[1].shape(), op);
+  out[0].known = true;
+}
 int m_binary(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
-  if (in[0].shape() == in[1].shape()) return one(out, in[0].shape(), result_type(in[0].dtype(), in[1].dtype()));
-  return one(out, broadcast_shapes(in[0].shape(), in[1].shape(), op), result_type(in[0].dtype(), in[1].dtype()));
+  binary_shape(op, in, out);
+  out[0].dtype = result_type(in[0].dtype(), in[1].dtype());
+  return 1;
 }
 int m_bfloat(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
-  return one(out, broadcast_shapes(in[0].shape(), in[1].shape(), op), float_of(result_type(in[0].dtype(), in[1].dtype())));
+  binary_shape(op, in, out);
+  out[0].dtype = float_of(result_type(in[0].dtype(), in[1].dtype()));
+  return 1;
 }
 int m_compare(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
-  return one(out, broadcast_shapes(in[0].shape(), in[1].shape(), op), bool_);
+  binary_shape(op, in, out);
+  out[0].dtype = bool_;
+  return 1;
 }
 int m_logical(const char* op, const Array* in, int n, const Attrs& a, OutSpec* out) { return m_compare(op, in, n, a, out); }
 

@@ -454,9 +454,10 @@ RUN(repeat, {
 })
 RUN(tile, SET(at::tile(T(in[0]), ref(a.ints))))
 RUN(concat, {
-  std::vector<at::Tensor> ts;
+  c10::SmallVector<at::Tensor, 8> ts;  // inline for up to 8 inputs (no heap list)
+  ts.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) ts.push_back(*in_as(in[i], spec[0].dtype));
-  SET(at::cat(ts, a.i0));
+  SET(at::cat(at::TensorList(ts.data(), ts.size()), a.i0));
 })
 
 // ---- indexing
@@ -504,12 +505,11 @@ RUN(take, {
 })
 RUN(take_along_axis, {
   int64_t ax = a.i0;
-  at::Tensor x = T(in[0]);
-  auto s = vec(spec[0].shape);
-  at::Tensor idx = norm_index(T(in[1]), x.size(ax)).expand(s);
-  auto xs = s;
-  xs[ax] = x.size(ax);
-  SET(at::gather(x.expand(xs), ax, idx));
+  const at::Tensor& x = T(in[0]);
+  at::Tensor idx = norm_index(T(in[1]), x.size(ax)).expand(ref(spec[0].shape));
+  Dims xs = spec[0].shape;  // no heap vectors for the expanded shapes
+  xs[static_cast<std::size_t>(ax)] = x.size(ax);
+  SET(at::gather(x.expand(ref(xs)), ax, idx));
 })
 RUN(index_put_flat, {
   at::Tensor r = T(in[0]).clone().reshape({-1});

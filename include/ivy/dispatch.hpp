@@ -124,6 +124,9 @@ Array to_backend(const Array& x, Backend b);
 // infers outputs via meta, records a node when a tracer is active, calls the kernel.
 Array dispatch(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend = {});
 std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend = {});
+// A primitive with a fixed number of outputs, written into out[0 .. n_out) (no result
+// vector); throws if out has fewer slots than the primitive's outputs. Returns n_out.
+int dispatch_into(OpId op, std::span<const Array> in, const Attrs& a, std::span<Array> out, Backend explicit_backend = {});
 inline Array dispatch(OpId op, std::initializer_list<Array> in, const Attrs& a, Backend b = {}) {
   return dispatch(op, std::span<const Array>(in.begin(), in.size()), a, b);
 }

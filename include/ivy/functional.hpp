@@ -142,7 +142,14 @@ std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
 // broadcast_shapes(Shape, Shape) / (span<Shape>) live in core.hpp.
 Shape broadcast_shapes(const std::vector<Shape>& shapes);
 Array broadcast_to(const Array& x, const Shape& shape);
-Array concat(const std::vector<Array>& arrays, std::optional<std::int64_t> axis = 0);
+Array concat(std::span<const Array> arrays, std::optional<std::int64_t> axis = 0);
+inline Array concat(const std::vector<Array>& arrays, std::optional<std::int64_t> axis = 0) {
+  return concat(std::span<const Array>(arrays), axis);
+}
+// concat({a, b}): the handles in a braced list, no vector built
+inline Array concat(std::initializer_list<Array> arrays, std::optional<std::int64_t> axis = 0) {
+  return concat(std::span<const Array>(arrays.begin(), arrays.size()), axis);
+}
 Array expand_dims(const Array& x, const AxisArg& axis = 0);
 Array flip(const Array& x, const AxisArg& axis = {});
 Array moveaxis(const Array& x, const Dims& source, const Dims& destination);

@@ -24,10 +24,6 @@ void need_square(const Array& x, const char* op) {
   if (x.shape()[x.ndim() - 1] != x.shape()[x.ndim() - 2])
     throw ValueError(P(op) + "expects square matrices, got shape " + x.shape().str());
 }
-template <std::size_t N>
-std::vector<Array> multi(OpId op, const Array& x, const Attrs& a) {
-  return dispatch_multi(op, std::span<const Array>(&x, 1), a);
-}
 }  // namespace
 
 Array matmul(const Array& x1, const Array& x2) {
@@ -139,7 +135,8 @@ Array diagonal(const Array& x, std::int64_t offset) {
 EighResult eigh(const Array& x) {
   need_square(x, "eigh");
   need_float(x, "eigh");
-  auto r = dispatch_multi(OpId::eigh, std::span<const Array>(&x, 1), Attrs{});
+  Array r[2];
+  dispatch_into(OpId::eigh, std::span<const Array>(&x, 1), Attrs{}, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 Array eigvalsh(const Array& x) {
@@ -150,7 +147,8 @@ Array eigvalsh(const Array& x) {
 EigResult eig(const Array& x) {
   need_square(x, "eig");
   need_float(x, "eig");
-  auto r = dispatch_multi(OpId::eig, std::span<const Array>(&x, 1), Attrs{});
+  Array r[2];
+  dispatch_into(OpId::eig, std::span<const Array>(&x, 1), Attrs{}, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 Array eigvals(const Array& x) {
@@ -260,13 +258,15 @@ QRResult qr(const Array& x, std::string_view mode) {
     throw ValueError(P("qr") + "mode must be 'reduced' or 'complete', got '" + std::string(mode) + "'");
   Attrs a;
   a.b0 = mode == "complete";
-  auto r = dispatch_multi(OpId::qr, std::span<const Array>(&x, 1), a);
+  Array r[2];
+  dispatch_into(OpId::qr, std::span<const Array>(&x, 1), a, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 SlogdetResult slogdet(const Array& x) {
   need_square(x, "slogdet");
   need_float(x, "slogdet");
-  auto r = dispatch_multi(OpId::slogdet, std::span<const Array>(&x, 1), Attrs{});
+  Array r[2];
+  dispatch_into(OpId::slogdet, std::span<const Array>(&x, 1), Attrs{}, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 Array solve(const Array& x1, const Array& x2) {
@@ -281,7 +281,8 @@ SVDResult svd(const Array& x, bool full_matrices) {
   need_float(x, "svd");
   Attrs a;
   a.b0 = full_matrices;
-  auto r = dispatch_multi(OpId::svd, std::span<const Array>(&x, 1), a);
+  Array r[3];
+  dispatch_into(OpId::svd, std::span<const Array>(&x, 1), a, r);
   return {std::move(r[0]), std::move(r[1]), std::move(r[2])};
 }
 Array svdvals(const Array& x) {

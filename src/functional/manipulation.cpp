@@ -29,7 +29,7 @@ Array broadcast_to(const Array& x, const Shape& shape) {
   a.ints = shape;
   return dispatch(OpId::broadcast_to, x, a);
 }
-Array concat(const std::vector<Array>& arrays, std::optional<std::int64_t> axis) {
+Array concat(std::span<const Array> arrays, std::optional<std::int64_t> axis) {
   if (arrays.empty()) throw ValueError("[concat] needs at least one array");
   for (auto& x : arrays) detail::need_defined(x, "concat");
   Attrs a;

@@ -71,24 +71,32 @@ Array where(const Array& condition, Scalar x1, Scalar x2) {
 
 // ---------------------------------------------------------------- sets
 namespace {
-std::vector<Array> unique4(const Array& x, const char* name) {
+// The unique primitive's four outputs (values, first indices, inverse, counts) into r.
+void unique4(const Array& x, const char* name, Array (&r)[4]) {
   detail::need_defined(x, name);
-  return dispatch_multi(OpId::unique, std::span<const Array>(&x, 1), Attrs{});
+  dispatch_into(OpId::unique, std::span<const Array>(&x, 1), Attrs{}, r);
 }
 }  // namespace
 UniqueAll unique_all(const Array& x) {
-  auto r = unique4(x, "unique_all");
+  Array r[4];
+  unique4(x, "unique_all", r);
   return {std::move(r[0]), std::move(r[1]), std::move(r[2]), std::move(r[3])};
 }
 UniqueCounts unique_counts(const Array& x) {
-  auto r = unique4(x, "unique_counts");
+  Array r[4];
+  unique4(x, "unique_counts", r);
   return {std::move(r[0]), std::move(r[3])};
 }
 UniqueInverse unique_inverse(const Array& x) {
-  auto r = unique4(x, "unique_inverse");
+  Array r[4];
+  unique4(x, "unique_inverse", r);
   return {std::move(r[0]), std::move(r[2])};
 }
-Array unique_values(const Array& x) { return std::move(unique4(x, "unique_values")[0]); }
+Array unique_values(const Array& x) {
+  Array r[4];
+  unique4(x, "unique_values", r);
+  return std::move(r[0]);
+}
 Array isin(const Array& x1, const Array& x2, bool invert) {
   detail::need_defined(x1, "isin");
   detail::need_defined(x2, "isin");
