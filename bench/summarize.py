@@ -5,6 +5,7 @@ Usage:
   build/bench/overhead --benchmark_format=json --benchmark_out=overhead.json \
       --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
   python3 bench/summarize.py overhead.json > table.md
+  python3 bench/summarize.py overhead.json --compare other.json   # run-to-run agreement
 
 Each benchmark case <backend>/<fn>/<n> reports, per variant (native, ivy, ns = the
 backend's framework-specific namespace), <v>_ns (median time per call of its interleaved
@@ -20,7 +21,7 @@ import sys
 from collections import defaultdict
 
 
-def main(path):
+def load(path):
     data = json.load(open(path))
     times = {}  # (backend, kind, fn, n) -> (ns, allocs)
     has_agg = any(b.get("run_type") == "aggregate" for b in data["benchmarks"])
@@ -37,7 +38,46 @@ def main(path):
         for kind in ("native", "ivy", "ns"):
             if f"{kind}_ns" in b:
                 times[(backend, kind, fn, n)] = (b[f"{kind}_ns"], b.get(f"{kind}_allocs", float("nan")))
-    ctx = data.get("context", {})
+    return times, data.get("context", {})
+
+
+def overheads(times, be, n):
+    """{function: (overhead %, overhead ns)} for one backend and size."""
+    out = {}
+    for (b, kind, f, m), (iv, _) in times.items():
+        if b == be and m == n and kind == "ivy" and (be, "native", f, n) in times:
+            nat = times[(be, "native", f, n)][0]
+            out[f] = ((iv - nat) / nat * 100.0, iv - nat)
+    return out
+
+
+def compare(path_a, path_b):
+    """Run-to-run agreement of two runs: summary figures of each and the spread of the
+    per-function differences in overhead %."""
+    ta, _ = load(path_a)
+    tb, _ = load(path_b)
+    print(f"Comparing {path_a} (A) with {path_b} (B)\n")
+    print("| backend | elements | mean % A | mean % B | median % A | median % B | median ns A | median ns B "
+          "| median abs diff (pct points) | 90th pct abs diff |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for be in sorted({k[0] for k in ta}):
+        for n in sorted({k[3] for k in ta if k[0] == be}):
+            oa, ob = overheads(ta, be, n), overheads(tb, be, n)
+            common = sorted(set(oa) & set(ob))
+            if not common:
+                continue
+            d = sorted(abs(oa[f][0] - ob[f][0]) for f in common)
+            pa = [oa[f][0] for f in common]
+            pb = [ob[f][0] for f in common]
+            print(f"| {be} | {n} | {statistics.mean(pa):.2f} | {statistics.mean(pb):.2f} | {statistics.median(pa):.2f} | "
+                  f"{statistics.median(pb):.2f} | {statistics.median(oa[f][1] for f in common):.1f} | "
+                  f"{statistics.median(ob[f][1] for f in common):.1f} | {statistics.median(d):.2f} | "
+                  f"{d[int(0.9 * (len(d) - 1))]:.2f} |")
+    print()
+
+
+def main(path):
+    times, ctx = load(path)
     print(f"Machine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
           f"build type {ctx.get('library_build_type')}, {ctx.get('date')}\n")
     backends = sorted({k[0] for k in times})
@@ -58,6 +98,7 @@ def main(path):
             print(sep)
             pct = {}
             ns_over = []
+            ns_pct = []
             for f in fns:
                 if (be, "native", f, n) not in times or (be, "ivy", f, n) not in times:
                     continue
@@ -70,7 +111,8 @@ def main(path):
                 if has_ns:
                     if (be, "ns", f, n) in times:
                         t, _ = times[(be, "ns", f, n)]
-                        row += f" {t:.1f} | {(t - nat) / nat * 100.0:.2f} |"
+                        ns_pct.append((t - nat) / nat * 100.0)
+                        row += f" {t:.1f} | {ns_pct[-1]:.2f} |"
                     else:
                         row += " | |"
                 print(row)
@@ -78,15 +120,22 @@ def main(path):
             if pct:
                 vals = list(pct.values())
                 above = sorted(f for f, p in pct.items() if p > 1.0)
+                spread = f"{min(ns_pct):.2f} .. {max(ns_pct):.2f}" if ns_pct else "-"
                 summary.append((n, statistics.mean(vals), statistics.median(vals), max(vals),
-                                statistics.median(ns_over), above))
+                                statistics.median(ns_over), spread, len(vals), above))
         print(f"### {be}: summary\n")
-        print("| elements | mean % | median % | max % | median ns added | functions above 1 % |")
-        print("|---:|---:|---:|---:|---:|---|")
-        for n, mean, med, mx, nso, above in summary:
-            print(f"| {n} | {mean:.2f} | {med:.2f} | {mx:.2f} | {nso:.1f} | {', '.join(above) or '-'} |")
+        print("| elements | mean % | median % | max % | median ns added | namespace % (min .. max) "
+              "| functions above 1 % |")
+        print("|---:|---:|---:|---:|---:|---|---|")
+        for n, mean, med, mx, nso, spread, count, above in summary:
+            print(f"| {n} | {mean:.2f} | {med:.2f} | {mx:.2f} | {nso:.1f} | {spread} | "
+                  f"{len(above)} of {count}: {', '.join(above) or '-'} |")
         print()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "overhead.json")
+    args = sys.argv[1:]
+    if len(args) == 3 and args[1] == "--compare":
+        compare(args[0], args[2])
+    else:
+        main(args[0] if args else "overhead.json")
