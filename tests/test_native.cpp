@@ -1,6 +1,8 @@
 // The framework-specific namespaces: ivy on each library's own arrays.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ivy/ivy.hpp"
 #ifdef IVY_HAS_TORCH
 #include "ivy/backends/torch.hpp"
@@ -26,6 +28,30 @@ TEST(NativeTorch, TensorsInTensorsOutWithAutograd) {
   EXPECT_EQ(ivy::torch::unwrap(a).data_ptr(), u.data_ptr());
   EXPECT_EQ(ivy::sum(a).item<float>(), 15.0f);
   EXPECT_THROW(ivy::torch::unwrap(ivy::zeros({2}, {}, {}, "xtensor")), ivy::ValueError);
+}
+// ivy functions on a library user's tensors: gradients flow through LibTorch's autograd
+// (elementwise, view and reduction kernels), while plain tensors skip it and their results
+// carry no autograd state.
+TEST(NativeTorch, IvyFunctionsKeepTorchAutograd) {
+  at::Tensor p = at::tensor({0.5, -1.0, 2.0, 0.25}, at::kDouble).reshape({2, 2}).detach().requires_grad_();
+  ivy::Array x = ivy::torch::wrap(p);
+  ivy::Array y = ivy::sum(ivy::multiply(ivy::sin(x), ivy::permute_dims(x, {1, 0})));
+  at::Tensor ty = ivy::torch::unwrap(y);
+  ASSERT_TRUE(ty.requires_grad());
+  ty.backward();
+  // f = sum_ij sin(p_ij) p_ji  =>  df/dp = cos(p) * p^T + sin(p)^T
+  at::Tensor q = p.detach();
+  EXPECT_TRUE(at::allclose(p.grad(), at::cos(q) * q.t() + at::sin(q).t()));
+  ivy::Array plain = ivy::torch::wrap(at::ones({2, 2}, at::kDouble));
+  at::Tensor r = ivy::torch::unwrap(ivy::sum(ivy::multiply(ivy::sin(plain), ivy::permute_dims(plain, {1, 0}))));
+  EXPECT_FALSE(r.requires_grad());
+  EXPECT_EQ(r.grad_fn(), nullptr);
+  EXPECT_NEAR(r.item<double>(), 4.0 * std::sin(1.0), 1e-12);
+  // a view made by ivy of a plain tensor is still a view LibTorch tracks (shares storage)
+  at::Tensor base = at::arange(6, at::kFloat).reshape({2, 3});
+  at::Tensor v = ivy::torch::unwrap(ivy::permute_dims(ivy::torch::wrap(base), {1, 0}));
+  EXPECT_EQ(v.data_ptr(), base.data_ptr());
+  EXPECT_TRUE(v.is_view());
 }
 #endif
 

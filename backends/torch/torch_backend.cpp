@@ -1,6 +1,7 @@
 // The torch backend: ivy's kernels over LibTorch's at::Tensor.
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/LegacyTypeDispatch.h>
 #include <c10/util/Exception.h>
 
 #include <cmath>
@@ -329,11 +330,39 @@ at::Scalar scal(const Scalar& s) {
   }
 }
 
-// Every kernel runs inside this so that LibTorch's errors become ivy errors.
-template <class F>
-void guarded(const char* op, F&& f) {
+// Whether LibTorch's autograd layer has anything to do for these inputs: a tensor takes
+// part in autograd only if it has autograd metadata (plain tensors have none) and requires
+// grad or carries a forward-mode tangent.
+bool needs_autograd(const Array* in, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (!in[i].defined() || in[i].impl()->backend != &kTorch) continue;
+    const at::Tensor& t = T(in[i]);
+    if (t.unsafeGetTensorImpl()->autograd_meta() && (t.requires_grad() || t._fw_grad(0).defined())) return true;
+  }
+  return false;
+}
+
+// Every kernel runs inside this so that LibTorch's errors become ivy errors. When no input
+// takes part in LibTorch's autograd, the kernel's LibTorch calls skip the layers LibTorch's
+// own autograd kernels would only pass through (ivy differentiates with its own tape): for
+// such inputs those kernels check, set the same guard as here and redispatch, ~50 ns a call
+// on the benchmark VM, and the results are the same tensors (no grad_fn either way).
+// Kernels returning views of an input (View) keep the view bookkeeping layer
+// (ADInplaceOrView), so LibTorch still knows them as views; the others skip it as LibTorch's
+// autograd kernels do before calling the backend. Inputs that do take part (a library
+// user's tensors with requires_grad) go through autograd as before: gradients keep flowing.
+template <bool View = false, class F>
+void guarded(const char* op, const Array* in, int n, F&& f) {
   try {
-    f();
+    if (needs_autograd(in, n)) {
+      f();
+    } else if constexpr (View) {
+      at::AutoDispatchBelowAutograd below_autograd;
+      f();
+    } else {
+      at::AutoDispatchBelowADInplaceOrView below_autograd_and_views;
+      f();
+    }
   } catch (const Error&) {
     throw;
   } catch (const c10::Error& e) {
@@ -350,7 +379,13 @@ void guarded(const char* op, F&& f) {
     (void)n;            \
     (void)a;            \
     (void)in;           \
-    guarded(#name, [&] { __VA_ARGS__; }); \
+    guarded(#name, in, n, [&] { __VA_ARGS__; }); \
+  }
+// A kernel whose result is a view of its input (see guarded).
+#define RUN_VIEW(name, ...) \
+  KERNEL(name) {             \
+    (void)a;                 \
+    guarded<true>(#name, in, n, [&] { __VA_ARGS__; }); \
   }
 #define SET(expr) out[0] = make(expr, spec[0].dtype)
 
@@ -439,9 +474,9 @@ RUN(astype, {
 })
 
 // ---- manipulation
-RUN(reshape, SET(T(in[0]).reshape(ref(spec[0].shape))))
-RUN(permute_dims, SET(T(in[0]).permute(ref(a.axes))))
-RUN(broadcast_to, SET(T(in[0]).expand(ref(a.ints))))
+RUN_VIEW(reshape, SET(T(in[0]).reshape(ref(spec[0].shape))))
+RUN_VIEW(permute_dims, SET(T(in[0]).permute(ref(a.axes))))
+RUN_VIEW(broadcast_to, SET(T(in[0]).expand(ref(a.ints))))
 RUN(flip, SET(a.axes.empty() ? T(in[0]).clone() : at::flip(T(in[0]), ref(a.axes))))
 RUN(roll, SET(at::roll(T(in[0]), ref(a.ints), ref(a.axes))))
 RUN(repeat, {
@@ -479,7 +514,7 @@ at::Tensor slice_view(at::Tensor t, const Attrs& a, std::vector<int64_t>* flippe
   }
   return t;
 }
-RUN(strided_slice, {
+RUN_VIEW(strided_slice, {
   std::vector<int64_t> fl;
   at::Tensor v = slice_view(T(in[0]), a, &fl);
   SET(fl.empty() ? v : at::flip(v, fl));
@@ -530,7 +565,7 @@ RUN(argmin, SET(arg_reduce(T(in[0]), a, false, spec[0])))
 KERNEL(nonzero) {
   (void)a;
   (void)n;
-  guarded("nonzero", [&] {
+  guarded("nonzero", in, n, [&] {
     // (count, ndim) row-major: a 1-d input's single column already is contiguous (one
     // view); otherwise one (ndim, count) copy whose rows are the outputs
     at::Tensor nz = at::nonzero(T(in[0]));
@@ -556,7 +591,7 @@ RUN(argsort, SET(std::get<1>(do_sort(T(in[0]), a))))
 KERNEL(unique) {
   (void)a;
   (void)n;
-  guarded("unique", [&] {
+  guarded("unique", in, n, [&] {
     at::Tensor flat = T(in[0]).reshape({-1});
     auto [vals, inv, counts] = at::_unique2(flat, true, true, true);
     int64_t N = flat.numel();
@@ -666,13 +701,13 @@ RUN(matmul, {
   }
   SET(r);
 })
-RUN(diagonal, SET(at::diagonal(T(in[0]), a.i0, -2, -1)))
+RUN_VIEW(diagonal, SET(at::diagonal(T(in[0]), a.i0, -2, -1)))
 RUN(cholesky, SET(at::linalg_cholesky(T(in[0]), a.b0)))
 RUN(det, SET(at::linalg_det(T(in[0]))))
 KERNEL(slogdet) {
   (void)a;
   (void)n;
-  guarded("slogdet", [&] {
+  guarded("slogdet", in, n, [&] {
     auto [s, l] = at::linalg_slogdet(T(in[0]));
     out[0] = make(s, spec[0].dtype);
     out[1] = make(l, spec[1].dtype);
@@ -697,7 +732,7 @@ RUN(solve, {
 KERNEL(eigh) {
   (void)a;
   (void)n;
-  guarded("eigh", [&] {
+  guarded("eigh", in, n, [&] {
     auto [w, v] = at::linalg_eigh(T(in[0]), "L");
     out[0] = make(w, spec[0].dtype);
     out[1] = make(v, spec[1].dtype);
@@ -707,7 +742,7 @@ RUN(eigvalsh, SET(at::linalg_eigvalsh(T(in[0]), "L")))
 KERNEL(eig) {
   (void)a;
   (void)n;
-  guarded("eig", [&] {
+  guarded("eig", in, n, [&] {
     auto [w, v] = at::linalg_eig(T(in[0]));
     out[0] = make(w, spec[0].dtype);
     out[1] = make(v, spec[1].dtype);
@@ -716,7 +751,7 @@ KERNEL(eig) {
 RUN(eigvals, SET(at::linalg_eigvals(T(in[0]))))
 KERNEL(svd) {
   (void)n;
-  guarded("svd", [&] {
+  guarded("svd", in, n, [&] {
     auto [u, s, vh] = at::linalg_svd(T(in[0]), a.b0);
     out[0] = make(u, spec[0].dtype);
     out[1] = make(s, spec[1].dtype);
@@ -726,7 +761,7 @@ KERNEL(svd) {
 RUN(svdvals, SET(at::linalg_svdvals(T(in[0]))))
 KERNEL(qr) {
   (void)n;
-  guarded("qr", [&] {
+  guarded("qr", in, n, [&] {
     auto [q, r] = at::linalg_qr(T(in[0]), a.b0 ? "complete" : "reduced");
     out[0] = make(q, spec[0].dtype);
     out[1] = make(r, spec[1].dtype);
