@@ -6,6 +6,8 @@
 //   ivy     ivy::fn on ivy::Array inputs through the dispatch
 //   ns      the backend's framework-specific namespace (ivy::torch::fn on at::Tensor,
 //           ivy::xtensor::fn on xt::xarray), where it has that function
+//   bare    torch only: the native call below LibTorch's autograd layers, as ivy's torch
+//           kernels make it when no input takes part in autograd
 // Each variant reports <v>_ns (median time per call) and <v>_allocs (heap allocations per
 // call, counting allocator). bench/summarize.py turns the JSON output into the tables of
 // bench/README.md.
@@ -25,6 +27,7 @@
 
 #ifdef IVY_HAS_TORCH
 #include <ATen/Parallel.h>
+#include <ATen/core/LegacyTypeDispatch.h>
 
 #include "ivy/backends/torch.hpp"
 #endif
@@ -87,6 +90,7 @@ const std::int64_t kSizes[] = {1, 100, 10000, 1000000};
 // one) through its framework-specific namespace, on shared inputs captured by the calls.
 struct Calls {
   std::function<void()> native, ivy, ns;
+  std::function<void()> bare;  // torch: the native call below LibTorch's autograd layers
 };
 
 // Runs the variants of a case interleaved, in blocks of K calls of about kBlockNs each,
@@ -104,9 +108,13 @@ double median_of(std::vector<double>& v) {
 }
 void run_case(benchmark::State& st, const Calls& c) {
   using clock = std::chrono::steady_clock;
-  const std::function<void()>* v[3] = {&c.native, &c.ivy, &c.ns};
-  const char* names[3] = {"native", "ivy", "ns"};
-  const std::size_t nv = c.ns ? 3 : 2;
+  const std::function<void()>* v[4];
+  const char* names[4];
+  std::size_t nv = 0;
+  const std::pair<const std::function<void()>*, const char*> all[4] = {
+      {&c.native, "native"}, {&c.ivy, "ivy"}, {&c.ns, "ns"}, {&c.bare, "bare"}};
+  for (const auto& [f, name] : all)
+    if (*f) v[nv] = f, names[nv++] = name;
   for (std::size_t w = 0; w < nv; ++w) (*v[w])();  // warm up: first-call allocations, caches
   // block length from the native call's cost: the fastest of three ~100 us samples (the
   // first calls can pay page faults on fresh buffers)
@@ -123,8 +131,8 @@ void run_case(benchmark::State& st, const Calls& c) {
     per_call = std::min(per_call, spent / static_cast<double>(calls));
   }
   const std::int64_t K = std::clamp<std::int64_t>(std::llround(kBlockNs / per_call), 1, 1 << 16);
-  std::vector<double> blocks[3];
-  long allocs[3] = {0, 0, 0};
+  std::vector<double> blocks[4];
+  long allocs[4] = {0, 0, 0, 0};
   for (auto& b : blocks) b.reserve(static_cast<std::size_t>(st.max_iterations));
   std::size_t first = 0;
   for (auto _ : st) {
@@ -152,8 +160,36 @@ void run_case(benchmark::State& st, const Calls& c) {
   st.counters["block"] = static_cast<double>(K);
 }
 
+#ifdef IVY_HAS_TORCH
+// ivy's torch kernels run LibTorch below its autograd layers when no input takes part in
+// autograd (backends/torch/torch_backend.cpp, guarded): `bare` is the native call under the
+// same guard, so ivy - bare is the ivy layer's own cost and bare - native what skipping
+// autograd saves. Kernels returning views keep the view layer, as there.
+bool torch_view_fn(const std::string& name) {
+  for (const char* v : {"/reshape/", "/permute_dims/", "/broadcast_to/", "/strided_slice/", "/diagonal/"})
+    if (name.find(v) != std::string::npos) return true;
+  return false;
+}
+Calls with_bare(Calls c, bool view) {
+  c.bare = [f = c.native, view] {
+    if (view) {
+      at::AutoDispatchBelowAutograd g;
+      f();
+    } else {
+      at::AutoDispatchBelowADInplaceOrView g;
+      f();
+    }
+  };
+  return c;
+}
+#endif
+
 // Registers case `name` (<backend>/<fn>/<n>); `setup` makes the inputs and the calls (untimed).
 void add_case(const std::string& name, std::function<Calls()> setup) {
+#ifdef IVY_HAS_TORCH
+  if (name.rfind("torch/", 0) == 0)
+    setup = [setup, view = torch_view_fn(name)] { return with_bare(setup(), view); };
+#endif
   benchmark::RegisterBenchmark(name.c_str(), [setup](benchmark::State& st) { run_case(st, setup()); })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);

@@ -35,7 +35,7 @@ def load(path):
         if len(parts) < 3:
             continue
         backend, fn, n = parts[0], parts[1], int(parts[2])
-        for kind in ("native", "ivy", "ns"):
+        for kind in ("native", "ivy", "ns", "bare"):
             if f"{kind}_ns" in b:
                 times[(backend, kind, fn, n)] = (b[f"{kind}_ns"], b.get(f"{kind}_allocs", float("nan")))
     return times, data.get("context", {})
@@ -89,16 +89,21 @@ def main(path):
         for n in sizes:
             print(f"### {be}, {n} elements\n")
             has_ns = any((be, "ns", f, n) in times for f in fns)
+            has_bare = any((be, "bare", f, n) in times for f in fns)
             hdr = "| function | native ns | ivy ns | overhead % | overhead ns | allocs native | allocs ivy |"
             sep = "|---|---:|---:|---:|---:|---:|---:|"
             if has_ns:
                 hdr += " namespace ns | namespace % |"
+                sep += "---:|---:|"
+            if has_bare:
+                hdr += " native below autograd ns | ivy - that, ns |"
                 sep += "---:|---:|"
             print(hdr)
             print(sep)
             pct = {}
             ns_over = []
             ns_pct = []
+            own = []
             for f in fns:
                 if (be, "native", f, n) not in times or (be, "ivy", f, n) not in times:
                     continue
@@ -115,20 +120,28 @@ def main(path):
                         row += f" {t:.1f} | {ns_pct[-1]:.2f} |"
                     else:
                         row += " | |"
+                if has_bare:
+                    if (be, "bare", f, n) in times:
+                        t, _ = times[(be, "bare", f, n)]
+                        own.append(iv - t)
+                        row += f" {t:.1f} | {iv - t:.1f} |"
+                    else:
+                        row += " | |"
                 print(row)
             print()
             if pct:
                 vals = list(pct.values())
                 above = sorted(f for f, p in pct.items() if p > 1.0)
                 spread = f"{min(ns_pct):.2f} .. {max(ns_pct):.2f}" if ns_pct else "-"
+                own_s = f"{statistics.median(own):.1f}" if own else "-"
                 summary.append((n, statistics.mean(vals), statistics.median(vals), max(vals),
-                                statistics.median(ns_over), spread, len(vals), above))
+                                statistics.median(ns_over), own_s, spread, len(vals), above))
         print(f"### {be}: summary\n")
-        print("| elements | mean % | median % | max % | median ns added | namespace % (min .. max) "
-              "| functions above 1 % |")
-        print("|---:|---:|---:|---:|---:|---|---|")
-        for n, mean, med, mx, nso, spread, count, above in summary:
-            print(f"| {n} | {mean:.2f} | {med:.2f} | {mx:.2f} | {nso:.1f} | {spread} | "
+        print("| elements | mean % | median % | max % | median ns added | median ns over native below autograd "
+              "| namespace % (min .. max) | functions above 1 % |")
+        print("|---:|---:|---:|---:|---:|---:|---|---|")
+        for n, mean, med, mx, nso, own_s, spread, count, above in summary:
+            print(f"| {n} | {mean:.2f} | {med:.2f} | {mx:.2f} | {nso:.1f} | {own_s} | {spread} | "
                   f"{len(above)} of {count}: {', '.join(above) or '-'} |")
         print()
 
