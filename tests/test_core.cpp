@@ -330,21 +330,8 @@ TEST_P(Core, ArraysAcrossThreads) {
 }
 
 // dispatch_into writes a fixed number of outputs into caller slots; concat takes a braced
-// list, a vector or a span alike; the binary metas' equal-shape path and broadcast path agree.
-template <class E, class F>
-std::string thrown(F&& f) {  // the message of the E that f throws
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
-#define EXPECT_THROW_MSG(stmt, E, text)                                   \
-  do {                                                                    \
-    std::string m_ = thrown<E>([&] { stmt; });                            \
-    EXPECT_NE(m_.find(text), std::string::npos) << "message: " << m_;     \
-  } while (0)
+// list, a vector or a span alike; the binary metas' equal-shape path and broadcast path agree
+// (the errors: Errors.DispatchIntoAndBroadcast).
 TEST_P(Core, DispatchIntoConcatOverloadsBinaryShapes) {
   ivy::BackendScope s{ivy::Backend(GetParam())};
   auto x = ivy::asarray({3.0f, 1.0f, 3.0f, 2.0f});
@@ -352,22 +339,16 @@ TEST_P(Core, DispatchIntoConcatOverloadsBinaryShapes) {
   EXPECT_EQ(ivy::dispatch_into(ivy::OpId::unique, std::span<const ivy::Array>(&x, 1), ivy::Attrs{}, r), 4);
   EXPECT_EQ(V<float>(r[0]), (std::vector<float>{1, 2, 3}));
   EXPECT_EQ(V<std::int64_t>(r[3]), (std::vector<std::int64_t>{1, 1, 2}));
-  ivy::Array two[2];
-  EXPECT_THROW_MSG(ivy::dispatch_into(ivy::OpId::unique, std::span<const ivy::Array>(&x, 1), ivy::Attrs{}, two),
-                   ivy::Error, "[unique] dispatch_into was given 2 output slots; this primitive has 4 outputs");
-  EXPECT_THROW_MSG(ivy::dispatch_into(ivy::OpId::nonzero, std::span<const ivy::Array>(&x, 1), ivy::Attrs{}, r), ivy::Error,
-                   "use dispatch_multi");
   auto a = ivy::asarray({1.0f, 2.0f}), b = ivy::asarray({3.0f});
   std::vector<ivy::Array> v{a, b};
   EXPECT_EQ(V<float>(ivy::concat({a, b})), (std::vector<float>{1, 2, 3}));
   EXPECT_EQ(V<float>(ivy::concat(v)), (std::vector<float>{1, 2, 3}));
   EXPECT_EQ(V<float>(ivy::concat(std::span<const ivy::Array>(v), 0)), (std::vector<float>{1, 2, 3}));
-  // equal shapes, broadcast shapes, and a mismatch (error names both shapes)
+  // equal shapes and broadcast shapes
   auto m = ivy::reshape(ivy::arange(6.0), ivy::Shape{2, 3});
   EXPECT_EQ(ivy::less(m, m).shape(), (ivy::Shape{2, 3}));
   EXPECT_EQ(V<bool>(ivy::less(m, ivy::asarray({1.0, 1.0, 4.0}))), (std::vector<bool>{true, false, true, false, false, false}));
   EXPECT_EQ(ivy::divide(m, ivy::reshape(ivy::arange(1.0, 3.0), ivy::Shape{2, 1})).shape(), (ivy::Shape{2, 3}));
-  EXPECT_THROW_MSG(ivy::equal(m, ivy::ones({2})), ivy::ValueError, "[equal] shapes (2, 3) and (2,) cannot be broadcast");
 }
 
 // Regressions found by the Python property tests (python/tests/test_hypothesis.py); values

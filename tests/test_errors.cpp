@@ -22,9 +22,10 @@ using ivy::Shape;
 const ivy::Device kNoSuchDevice{ivy::Device::cuda, 99};
 
 // Runs f; expects an exception of type E (ivy::Error or a subclass) whose what() starts
-// with "[name]".
+// with "[name]" (and contains `text`, when given).
 template <class E, class F>
-void expect_ivy_error(F&& f, std::string_view name, const char* stmt, const char* type, const char* file, int line) {
+void expect_ivy_error(F&& f, std::string_view name, const char* stmt, const char* type, const char* file, int line,
+                      std::string_view text = {}) {
   const std::string prefix = "[" + std::string(name) + "]";
   try {
     f();
@@ -35,6 +36,8 @@ void expect_ivy_error(F&& f, std::string_view name, const char* stmt, const char
     else if (!what.starts_with(prefix))
       ADD_FAILURE_AT(file, line) << stmt << "\n  threw, but its message does not start with " << prefix << ":\n  "
                                  << what;
+    else if (what.find(text) == std::string_view::npos)
+      ADD_FAILURE_AT(file, line) << stmt << "\n  threw, but its message does not contain \"" << text << "\":\n  " << what;
     return;
   } catch (const std::exception& e) {
     ADD_FAILURE_AT(file, line) << stmt << "\n  threw a non-ivy exception: " << e.what();
@@ -53,6 +56,9 @@ void expect_ivy_error(F&& f, std::string_view name, const char* stmt, const char
 // The same, and the error must be of the given ivy::Error subclass.
 #define EXPECT_IVY_ERROR_AS(stmt, name, type) \
   expect_ivy_error<type>([&] { (void)(stmt); }, name, #stmt, #type, __FILE__, __LINE__)
+// The same, and the message must contain `text`.
+#define EXPECT_IVY_ERROR_WITH(stmt, name, type, text) \
+  expect_ivy_error<type>([&] { (void)(stmt); }, name, #stmt, #type, __FILE__, __LINE__, text)
 
 std::vector<std::string> backend_names() {
   std::vector<std::string> names;
@@ -258,6 +264,7 @@ TEST_P(Errors, Manipulation) {
   EXPECT_IVY_ERROR(ivy::concat({x, x}, 2), "concat");                                 // axis out of range
   EXPECT_IVY_ERROR(ivy::concat({f64({}), f64({})}, 0), "concat");                     // 0-d inputs
   EXPECT_IVY_ERROR(ivy::concat(std::vector<Array>{}, 0), "concat");                   // nothing to join
+  EXPECT_IVY_ERROR(ivy::concat(std::span<const Array>{}, 0), "concat");
   EXPECT_IVY_ERROR(ivy::expand_dims(x, 3), "expand_dims");                            // valid: [-3, 2]
   EXPECT_IVY_ERROR(ivy::expand_dims(x, -4), "expand_dims");
   EXPECT_IVY_ERROR((ivy::expand_dims(x, {0, 0})), "expand_dims");                     // repeated axis
@@ -467,6 +474,20 @@ TEST_P(Errors, Fft) {
 // accept every dtype and shape (logical_not, the set functions, can_cast, array_equal)
 // it is the only one. Kept in one test: a function that dereferences it crashes, and
 // under ctest that fails this test alone.
+// dispatch_into needs a slot per output and a fixed output count; binary shapes that do
+// not broadcast name both shapes.
+TEST_P(Errors, DispatchIntoAndBroadcast) {
+  Array x = f64({3, 1, 3, 2});
+  Array two[2], four[4];
+  EXPECT_IVY_ERROR_WITH(ivy::dispatch_into(ivy::OpId::unique, std::span<const Array>(&x, 1), ivy::Attrs{}, two), "unique",
+                        ivy::Error, "dispatch_into was given 2 output slots; this primitive has 4 outputs");
+  EXPECT_IVY_ERROR_WITH(ivy::dispatch_into(ivy::OpId::nonzero, std::span<const Array>(&x, 1), ivy::Attrs{}, four),
+                        "nonzero", ivy::Error, "use dispatch_multi");
+  Array m = ivy::reshape(ivy::arange(6.0), ivy::Shape{2, 3});
+  EXPECT_IVY_ERROR_WITH(ivy::equal(m, ivy::ones({2})), "equal", ivy::ValueError,
+                        "shapes (2, 3) and (2,) cannot be broadcast");
+}
+
 TEST_P(Errors, UndefinedInputs) {
   Array undefined;
   EXPECT_IVY_ERROR(ivy::asarray(undefined), "asarray");

@@ -374,19 +374,14 @@ void guarded(const char* op, const Array* in, int n, F&& f) {
 
 #define KERNEL(name) \
   void k_##name(const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out)
-#define RUN(name, ...) \
-  KERNEL(name) {        \
-    (void)n;            \
-    (void)a;            \
-    (void)in;           \
-    guarded(#name, in, n, [&] { __VA_ARGS__; }); \
+#define RUN_AS(view, name, ...) \
+  KERNEL(name) {                 \
+    (void)a;                     \
+    guarded<view>(#name, in, n, [&] { __VA_ARGS__; }); \
   }
+#define RUN(name, ...) RUN_AS(false, name, __VA_ARGS__)
 // A kernel whose result is a view of its input (see guarded).
-#define RUN_VIEW(name, ...) \
-  KERNEL(name) {             \
-    (void)a;                 \
-    guarded<true>(#name, in, n, [&] { __VA_ARGS__; }); \
-  }
+#define RUN_VIEW(name, ...) RUN_AS(true, name, __VA_ARGS__)
 #define SET(expr) out[0] = make(expr, spec[0].dtype)
 
 // ---- elementwise: inputs cast to the compute dtype, then the native call.

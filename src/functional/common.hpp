@@ -49,20 +49,14 @@ inline void need_defined(const Array& x, const char* op) {
 // owning handles, since the recorder keeps them.
 extern std::atomic<int> g_recorders;
 
-// Binary elementwise primitives take their two inputs as borrowed (non-owning) handles: the
-// kernel contract is that no kernel keeps an input handle past the call (results are fresh
-// arrays), so copying two shared handles into the input span would only cost four atomic
-// reference-count updates per call. Only the recorder keeps inputs: with one active, the
-// handles are copied.
+// Primitives whose kernels (every backend) always return fresh arrays take their inputs as
+// borrowed (non-owning) handles: the kernel contract is that no kernel keeps an input handle
+// past the call, so copying shared handles into the input span would only cost an atomic
+// reference-count pair per input. Only the recorder keeps inputs: with one active, the
+// handles are copied. Used by the elementwise binaries, where, matmul, take,
+// take_along_axis, searchsorted, isin and solve; not for views or functions whose kernels
+// may hand back an input (reshape, astype to the same dtype, ...).
 inline Array borrowed(const Array& x) { return Array(std::shared_ptr<ArrayImpl>(std::shared_ptr<ArrayImpl>(), x.impl())); }
-inline Array dispatch_binary(OpId op, const Array& x1, const Array& x2) {
-  if (g_recorders.load(std::memory_order_relaxed)) return dispatch(op, {x1, x2}, kNoAttrs);
-  const Array in[2] = {borrowed(x1), borrowed(x2)};
-  return dispatch(op, std::span<const Array>(in, 2), kNoAttrs);
-}
-// The same for other primitives whose kernels (every backend) always return fresh arrays:
-// where, matmul, take, take_along_axis, searchsorted, isin, solve. Not for views or functions whose
-// kernels may hand back an input (reshape, astype to the same dtype, ...).
 template <class... A>
 inline Array dispatch_fresh(OpId op, const Attrs& a, const A&... xs) {
   if (g_recorders.load(std::memory_order_relaxed)) return dispatch(op, {xs...}, a);
