@@ -134,74 +134,92 @@ Array to_backend(const Array& x, Backend b) {
 }
 
 namespace {
-[[noreturn]] void mixed_backends(const OpInfo& info, const Array& a, const Array& b) {
+[[noreturn, gnu::cold, gnu::noinline]] void mixed_backends(const OpInfo& info, const Array& a, const Array& b) {
   throw ValueError(std::string("[") + info.name + "] inputs live on different backends: " + a.backend().name() + " and " +
                    b.backend().name() + "; move one with ivy::to_backend");
 }
 
-// The backend when run() does not take it from the inputs: an explicit one (inputs on other
-// backends are moved to it), else the innermost scope, the global choice, the default.
-const BackendImpl* resolve(std::span<const Array> in, Backend explicit_backend, std::vector<Array>* moved) {
-  if (explicit_backend) {
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      if (in[i].impl()->backend != explicit_backend.impl()) {
-        if (moved->empty()) moved->assign(in.begin(), in.end());
-        (*moved)[i] = to_backend(in[i], explicit_backend);
-      }
-    }
-    return explicit_backend.impl();
-  }
-  if (tl_scope) return tl_scope;
-  if (tl_global) return tl_global;
-  return default_backend().impl();
+// The error paths of run(), kept out of line (cold) so that the hot path stays small.
+[[noreturn, gnu::cold, gnu::noinline]] void undefined_input(const OpInfo& info) {
+  throw ValueError(std::string("[") + info.name + "] an input array is undefined");
+}
+[[noreturn, gnu::cold, gnu::noinline]] void bad_input_count(const OpInfo& info, std::size_t n) {
+  throw ValueError(std::string("[") + info.name + "] expects " + std::to_string(info.n_in) + " inputs, got " +
+                   std::to_string(n));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void not_implemented(const OpInfo& info, const BackendImpl* be) {
+  throw NotImplementedError(std::string("[") + info.name + "] is not implemented by backend " + be->name);
 }
 
-int run(OpId op, std::span<const Array> in_arg, const Attrs& a, Backend explicit_backend, OutSpec* specs, Array* out) {
+constexpr std::uint8_t kKindOf[kNumDTypes] = {K_B, K_I, K_I, K_I, K_I, K_I, K_I, K_I,
+                                              K_I, K_F, K_F, K_F, K_F, K_C, K_C};
+
+[[gnu::cold, gnu::noinline]] void bad_kinds(const OpInfo& info, std::span<const Array> in, const BackendImpl* be) {
+  for (const Array& x : in)
+    if (!(kKindOf[static_cast<int>(x.dtype())] & info.kinds)) meta::bad_dtype(info.name, x, info.kinds, be);
+}
+[[gnu::cold, gnu::noinline]] void check_unsupported(const OpInfo& info, std::span<const Array> in, const BackendImpl* be,
+                                                    const OutSpec* specs, int n_out) {
+  for (const Array& x : in) check_supported(Backend(be), info.name, x.dtype());
+  for (int i = 0; i < n_out; ++i) check_supported(Backend(be), info.name, specs[i].dtype);
+}
+[[gnu::cold, gnu::noinline]] void record(OpId op, std::span<const Array> in, const Attrs& a, const Array* out, int n_out) {
+  if (tl_recorder) tl_recorder->record(op, in, a, std::span<const Array>(out, static_cast<std::size_t>(n_out)));
+}
+
+// The dispatch proper, on inputs that share one backend (or none). `fallback` is the backend
+// when there are no inputs: the explicit one, else the innermost scope, the global choice,
+// the default.
+int run_on(OpId op, std::span<const Array> in, const Attrs& a, const BackendImpl* fallback, OutSpec* specs,
+           Array* out) {
   const OpInfo& info = kOps[static_cast<int>(op)];
-  static constexpr std::uint8_t kKindOf[kNumDTypes] = {K_B, K_I, K_I, K_I, K_I, K_I, K_I, K_I,
-                                                         K_I, K_F, K_F, K_F, K_F, K_C, K_C};
   // One pass over the inputs: defined, one backend, dtype kinds, dtypes used.
   const BackendImpl* be = nullptr;
   std::uint16_t used = 0;
   bool kinds_ok = true;
-  for (const Array& x : in_arg) {
-    if (!x.defined()) throw ValueError(std::string("[") + info.name + "] an input array is undefined");
-    const BackendImpl* xb = x.impl()->backend;
-    if (!be) be = xb;
-    else if (xb != be && !explicit_backend) mixed_backends(info, in_arg[0], x);
-    const int d = static_cast<int>(x.dtype());
+  for (const Array& x : in) {
+    const ArrayImpl* p = x.impl();
+    if (!p) undefined_input(info);
+    if (!be) be = p->backend;
+    else if (p->backend != be) mixed_backends(info, in[0], x);
+    const int d = static_cast<int>(p->dtype);
     used |= static_cast<std::uint16_t>(1u << d);
     kinds_ok &= (kKindOf[d] & info.kinds) != 0;
   }
-  std::vector<Array> moved;
-  std::span<const Array> in = in_arg;
-  if (explicit_backend || !be) {
-    be = resolve(in_arg, explicit_backend, &moved);
-    if (!moved.empty()) in = std::span<const Array>(moved);
-  }
-  int n_in = static_cast<int>(in.size());
-  if (info.n_in >= 0 && n_in != info.n_in)
-    throw ValueError(std::string("[") + info.name + "] expects " + std::to_string(info.n_in) + " inputs, got " +
-                     std::to_string(n_in));
-  if (!kinds_ok)
-    for (const Array& x : in)
-      if (!(kKindOf[static_cast<int>(x.dtype())] & info.kinds)) meta::bad_dtype(info.name, x, info.kinds, be);
-  int n_out = info.meta(info.name, in.data(), n_in, a, specs);
-  Kernel k = be->kernels[static_cast<int>(op)];
-  if (!k)
-    throw NotImplementedError(std::string("[") + info.name + "] is not implemented by backend " + be->name);
+  if (!be) be = fallback ? fallback : tl_scope ? tl_scope : tl_global ? tl_global : default_backend().impl();
+  const int n_in = static_cast<int>(in.size());
+  if (info.n_in >= 0 && n_in != info.n_in) bad_input_count(info, in.size());
+  if (!kinds_ok) bad_kinds(info, in, be);
+  const int n_out = info.meta(info.name, in.data(), n_in, a, specs);
+  const Kernel k = be->kernels[static_cast<int>(op)];
+  if (!k) not_implemented(info, be);
   if (be->unsupported_mask) {
     for (int i = 0; i < n_out; ++i) used |= static_cast<std::uint16_t>(1u << static_cast<int>(specs[i].dtype));
-    if (used & be->unsupported_mask) {
-      for (const Array& x : in) check_supported(Backend(be), info.name, x.dtype());
-      for (int i = 0; i < n_out; ++i) check_supported(Backend(be), info.name, specs[i].dtype);
-    }
+    if (used & be->unsupported_mask) check_unsupported(info, in, be, specs, n_out);
   }
   k(in.data(), n_in, a, specs, out);
   // the thread-local recorder is only looked up while some thread traces (a plain load)
-  if (detail::g_recorders.load(std::memory_order_relaxed) && tl_recorder)
-    tl_recorder->record(op, in, a, std::span<const Array>(out, static_cast<std::size_t>(n_out)));
+  if (detail::g_recorders.load(std::memory_order_relaxed)) record(op, in, a, out, n_out);
   return n_out;
+}
+
+// An explicit backend: inputs living elsewhere are moved to it first.
+[[gnu::noinline]] int run_explicit(OpId op, std::span<const Array> in, const Attrs& a, Backend b, OutSpec* specs,
+                                   Array* out) {
+  std::vector<Array> moved;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (!in[i].defined()) undefined_input(kOps[static_cast<int>(op)]);
+    if (in[i].impl()->backend != b.impl()) {
+      if (moved.empty()) moved.assign(in.begin(), in.end());
+      moved[i] = to_backend(in[i], b);
+    }
+  }
+  return run_on(op, moved.empty() ? in : std::span<const Array>(moved), a, b.impl(), specs, out);
+}
+
+inline int run(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend, OutSpec* specs, Array* out) {
+  if (explicit_backend) return run_explicit(op, in, a, explicit_backend, specs, out);
+  return run_on(op, in, a, nullptr, specs, out);
 }
 }  // namespace
 

@@ -53,6 +53,42 @@ TEST(NativeTorch, IvyFunctionsKeepTorchAutograd) {
   EXPECT_EQ(v.data_ptr(), base.data_ptr());
   EXPECT_TRUE(v.is_view());
 }
+// Plain CPU tensors take the kernels' direct calls into LibTorch's CPU kernels; tensors
+// with other dispatch keys must not: LibTorch's CPU multiply ignores a conjugate bit (it
+// gives conj(z)*z = (-3, 8) here) and its add ignores a negative bit, which the dispatcher's
+// Conjugate/Negative layers resolve first.
+TEST(NativeTorch, DirectCpuCallsOnlyForPlainTensors) {
+  at::Tensor z = at::view_as_complex(at::tensor({1.0, 2.0, 3.0, -1.0}, at::kDouble).reshape({2, 2}));  // 1+2i, 3-i
+  at::Tensor zc = z.conj();
+  ASSERT_TRUE(zc.is_conj());
+  ivy::Array p = ivy::multiply(ivy::torch::wrap(zc), ivy::torch::wrap(z));  // |z|^2
+  auto pv = p.to_vector<std::complex<double>>();
+  ASSERT_EQ(pv.size(), 2u);
+  EXPECT_EQ(pv[0], std::complex<double>(5.0, 0.0));
+  EXPECT_EQ(pv[1], std::complex<double>(10.0, 0.0));
+  at::Tensor im = at::imag(zc);  // -2, 1 as a negative-bit view of z's imaginary parts
+  ASSERT_TRUE(im.is_neg());
+  ivy::Array s = ivy::add(ivy::torch::wrap(im), ivy::torch::wrap(at::zeros({2}, at::kDouble)));
+  EXPECT_EQ(s.to_vector<double>(), (std::vector<double>{-2.0, 1.0}));
+  EXPECT_EQ(ivy::sin(ivy::torch::wrap(im)).to_vector<double>(), (std::vector<double>{std::sin(-2.0), std::sin(1.0)}));
+  // the same functions on plain tensors (the direct calls), including the semantics the
+  // namespace functions add on top of LibTorch's: NumPy's remainder sign, floor division,
+  // sign of NaN
+  ivy::Array a = ivy::torch::wrap(at::tensor({-7.0, 7.0, -0.0, NAN}, at::kDouble));
+  ivy::Array b = ivy::torch::wrap(at::tensor({2.0, -2.0, 3.0, 1.0}, at::kDouble));
+  auto r = ivy::remainder(a, b).to_vector<double>();
+  EXPECT_EQ(r[0], 1.0);
+  EXPECT_EQ(r[1], -1.0);
+  EXPECT_EQ(r[2], 0.0);
+  EXPECT_FALSE(std::signbit(r[2]));  // NumPy: a zero remainder takes the divisor's sign
+  EXPECT_TRUE(std::isnan(r[3]));
+  auto f = ivy::floor_divide(a, b).to_vector<double>();
+  EXPECT_EQ(f[0], -4.0);
+  EXPECT_EQ(f[1], -4.0);
+  auto sg = ivy::sign(a).to_vector<double>();
+  EXPECT_EQ(sg[0], -1.0);
+  EXPECT_TRUE(std::isnan(sg[3]));
+}
 #endif
 
 #ifdef IVY_HAS_XTENSOR

@@ -1,7 +1,9 @@
 // The torch backend: ivy's kernels over LibTorch's at::Tensor.
 #include <ATen/ATen.h>
+#include <ATen/CPUFunctions.h>
+#include <ATen/CompositeExplicitAutogradFunctions.h>
 #include <ATen/CPUGeneratorImpl.h>
-#include <ATen/core/LegacyTypeDispatch.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
 #include <c10/util/Exception.h>
 
 #include <cmath>
@@ -43,125 +45,104 @@ template <class U>
     }
   }
 }
-at::Tensor np_remainder(const at::Tensor& a, const at::Tensor& b) {
-  at::Tensor r = at::remainder(a, b);
-  // Common case, fixed in place in one pass over the fresh result: contiguous float32/64
-  // CPU data, the divisor of the result's shape or a single value (at::copysign is a second
-  // full LibTorch call, as slow as the remainder itself).
-  const auto ty = r.scalar_type();
-  if ((ty == at::kFloat || ty == at::kDouble) && b.scalar_type() == ty && r.device().is_cpu() &&
-      b.device().is_cpu() && !r.requires_grad() && r.is_contiguous() && b.is_contiguous() &&
-      (b.numel() == 1 || b.sizes() == r.sizes())) {
-    const bool scalar_b = b.numel() == 1;
-    if (ty == at::kFloat)
-      zero_signs<std::uint32_t>(r.data_ptr(), b.data_ptr(), r.numel(), scalar_b);
-    else
-      zero_signs<std::uint64_t>(r.data_ptr(), b.data_ptr(), r.numel(), scalar_b);
-    return r;
-  }
-  return at::copysign(r, b);
-}
 }  // namespace
 
-// ------------------------------------------------ native namespace (at::Tensor in/out)
-#define U(name, expr) \
-  at::Tensor name(const at::Tensor& x) { return expr; }
-#define B(name, expr) \
-  at::Tensor name(const at::Tensor& x1, const at::Tensor& x2) { return expr; }
-// Complex magnitude through hypot: LibTorch 1.13's vectorized complex abs squares the parts
-// and overflows for |z| >= 2**512 (complex128).
-at::Tensor cabs(const at::Tensor& x) { return at::hypot(at::real(x), at::imag(x)); }
-U(abs, x.is_complex() ? cabs(x) : at::abs(x))
-U(acos, at::acos(x))
-U(acosh, at::acosh(x))
-U(asin, at::asin(x))
-U(asinh, at::asinh(x))
-U(atan, at::atan(x))
-U(atanh, at::atanh(x))
-U(bitwise_invert, at::bitwise_not(x))
-U(ceil, x.is_floating_point() ? at::ceil(x) : x.clone())
-U(conj, x.is_complex() ? at::conj_physical(x) : x.clone())
-U(cos, at::cos(x))
-U(cosh, at::cosh(x))
-U(exp, at::exp(x))
-U(expm1, x.is_complex() ? at::sub(at::exp(x), 1) : at::expm1(x))
-U(floor, x.is_floating_point() ? at::floor(x) : x.clone())
-U(imag, x.is_complex() ? at::imag(x).clone() : at::zeros_like(x))
-U(isfinite, at::isfinite(x))
-U(isinf, at::isinf(x))
-U(isnan, at::isnan(x))
-U(log, at::log(x))
-U(log1p, x.is_complex() ? at::log(at::add(x, 1)) : at::log1p(x))
-U(log2, at::log2(x))
-U(log10, at::log10(x))
-U(logical_not, at::logical_not(x))
-U(negative, at::neg(x))
-U(positive, x.clone())
-U(real, x.is_complex() ? at::real(x).clone() : x.clone())
-U(reciprocal, at::reciprocal(x))
-U(round, x.is_complex() ? at::complex(at::round(at::real(x)), at::round(at::imag(x)))
-                        : (x.is_floating_point() ? at::round(x) : x.clone()))
-// z / |z| part by part (a complex division by |z| squares it and underflows for tiny z).
-at::Tensor csign(const at::Tensor& x) {
-  at::Tensor m = cabs(x);
-  at::Tensor s = at::view_as_complex(at::div(at::view_as_real(x.resolve_conj()), m.unsqueeze(-1)).contiguous());
-  return at::where(at::isnan(x), x, at::where(at::eq(m, 0), at::zeros_like(x), s));
-}
-U(sign, x.is_complex() ? csign(x)
-                        : (x.is_floating_point() ? at::where(at::isnan(x), x, at::sign(x)) : at::sign(x)))
-U(signbit, at::signbit(x))
-U(sin, at::sin(x))
-U(sinh, at::sinh(x))
-U(square, x.is_complex() ? at::mul(x, x) : at::square(x))
-U(sqrt, at::sqrt(x))
-U(tan, at::tan(x))
-U(tanh, at::tanh(x))
-U(trunc, x.is_floating_point() ? at::trunc(x) : x.clone())
-// Complex sums componentwise, over the real views: at::add computes x1 + alpha * x2 with a
-// complex multiply, which turns an infinite part into NaN in the other part.
-at::Tensor cadd(const at::Tensor& x1, const at::Tensor& x2, bool sub) {
-  at::Tensor r1 = at::view_as_real(x1.resolve_conj()), r2 = at::view_as_real(x2.resolve_conj());
-  return at::view_as_complex(sub ? at::sub(r1, r2) : at::add(r1, r2));
-}
-B(add, x1.is_complex() && x2.is_complex() ? cadd(x1, x2, false) : at::add(x1, x2))
-B(atan2, at::atan2(x1, x2))
-B(bitwise_and, at::bitwise_and(x1, x2))
-B(bitwise_left_shift, at::bitwise_left_shift(x1, x2))
-B(bitwise_or, at::bitwise_or(x1, x2))
-B(bitwise_right_shift, at::bitwise_right_shift(x1, x2))
-B(bitwise_xor, at::bitwise_xor(x1, x2))
-B(copysign, at::copysign(x1, x2))
-B(divide, at::div(x1, x2))
-B(equal, at::eq(x1, x2))
-// rounding_mode "floor" floors the exact quotient (fmod-based, as NumPy); at::floor(a / b)
-// would floor the rounded quotient.
-B(floor_divide, at::div(x1, x2, "floor"))
-B(greater, at::gt(x1, x2))
-B(greater_equal, at::ge(x1, x2))
-B(hypot, at::hypot(x1, x2))
-B(less, at::lt(x1, x2))
-B(less_equal, at::le(x1, x2))
-B(logaddexp, at::logaddexp(x1, x2))
-B(logical_and, at::logical_and(x1, x2))
-B(logical_or, at::logical_or(x1, x2))
-B(logical_xor, at::logical_xor(x1, x2))
-B(maximum, at::maximum(x1, x2))
-B(minimum, at::minimum(x1, x2))
-B(multiply, at::mul(x1, x2))
-B(nextafter, at::nextafter(x1, x2))
-B(not_equal, at::ne(x1, x2))
-B(pow, at::pow(x1, x2))
-B(remainder, x1.is_floating_point() ? np_remainder(x1, x2) : at::remainder(x1, x2))
-B(subtract, x1.is_complex() && x2.is_complex() ? cadd(x1, x2, true) : at::sub(x1, x2))
-B(matmul, at::matmul(x1, x2))
-#undef U
-#undef B
+// The public namespace: LibTorch's functions through its dispatcher (autograd included).
+namespace A = ::at;
+#include "ns_ops.inc"
 at::Tensor clip(const at::Tensor& x, std::optional<double> min, std::optional<double> max) {
   return at::clamp(x, min ? c10::optional<at::Scalar>(*min) : c10::nullopt,
                    max ? c10::optional<at::Scalar>(*max) : c10::nullopt);
 }
 
 }  // namespace ivy::torch
+
+// Where LibTorch exports its CPU kernel of a function (at::cpu::, what its dispatcher ends up
+// calling for a dense CPU tensor once the autograd and autocast layers are passed), the
+// kernels' direct path calls it straight; everything else is looked up in at:: as usual.
+// (Qualified lookup finds these using-declarations first; the using-directive supplies the
+// rest.)
+namespace ivy::torch_cpu_first {
+using namespace ::at;
+using ::at::cpu::acos;
+using ::at::cpu::acosh;
+using ::at::cpu::add;
+using ::at::cpu::asin;
+using ::at::cpu::asinh;
+using ::at::cpu::atan;
+using ::at::cpu::atan2;
+using ::at::cpu::atanh;
+using ::at::cpu::bitwise_and;
+using ::at::cpu::bitwise_left_shift;
+using ::at::cpu::bitwise_not;
+using ::at::cpu::bitwise_or;
+using ::at::cpu::bitwise_right_shift;
+using ::at::cpu::bitwise_xor;
+using ::at::cpu::ceil;
+using ::at::cpu::copysign;
+using ::at::cpu::cos;
+using ::at::cpu::cosh;
+using ::at::cpu::div;
+using ::at::cpu::eq;
+using ::at::cpu::exp;
+using ::at::cpu::expm1;
+using ::at::cpu::floor;
+using ::at::cpu::ge;
+using ::at::cpu::gt;
+using ::at::cpu::hypot;
+using ::at::cpu::isnan;
+using ::at::cpu::le;
+using ::at::cpu::log;
+using ::at::cpu::log10;
+using ::at::cpu::log1p;
+using ::at::cpu::log2;
+using ::at::cpu::logaddexp;
+using ::at::cpu::lt;
+using ::at::cpu::maximum;
+using ::at::cpu::minimum;
+using ::at::cpu::mul;
+using ::at::cpu::ne;
+using ::at::cpu::neg;
+using ::at::cpu::nextafter;
+using ::at::cpu::pow;
+using ::at::cpu::reciprocal;
+using ::at::cpu::remainder;
+using ::at::cpu::round;
+using ::at::cpu::sign;
+using ::at::cpu::signbit;
+using ::at::cpu::sin;
+using ::at::cpu::sinh;
+using ::at::cpu::sqrt;
+using ::at::cpu::sub;
+using ::at::cpu::tan;
+using ::at::cpu::tanh;
+using ::at::cpu::trunc;
+using ::at::cpu::where;
+using ::at::cpu::amax;
+using ::at::cpu::amin;
+using ::at::cpu::cumprod;
+using ::at::cpu::cumsum;
+using ::at::cpu::flip;
+using ::at::cpu::mean;
+using ::at::cpu::prod;
+using ::at::cpu::roll;
+using ::at::cpu::sum;
+using ::at::cpu::tril;
+using ::at::cpu::triu;
+// CompositeExplicitAutograd kernels (one implementation for every device; the calls they
+// make inside still go through the dispatcher)
+using ::at::compositeexplicitautograd::clone;
+using ::at::compositeexplicitautograd::full;
+using ::at::compositeexplicitautograd::zeros_like;
+}  // namespace ivy::torch_cpu_first
+
+// The same functions over the CPU kernels, for the backend's kernels (not public).
+namespace ivy::torch::direct {
+namespace {
+namespace A = ::ivy::torch_cpu_first;
+#include "ns_ops.inc"
+}  // namespace
+}  // namespace ivy::torch::direct
 
 namespace ivy {
 namespace {
@@ -330,38 +311,81 @@ at::Scalar scal(const Scalar& s) {
   }
 }
 
-// Whether LibTorch's autograd layer has anything to do for these inputs: a tensor takes
-// part in autograd only if it has autograd metadata (plain tensors have none) and requires
-// grad or carries a forward-mode tangent.
-bool needs_autograd(const Array* in, int n) {
+// How a kernel calls LibTorch for these inputs.
+// - autograd: some input takes part in LibTorch's autograd (it has autograd metadata, plain
+//   tensors have none, and requires grad or carries a forward-mode tangent): LibTorch's
+//   dispatcher as usual, so gradients keep flowing.
+// - below_autograd: otherwise LibTorch's autograd kernels would only check, set the guard
+//   set here and redispatch (~50 ns a call on the benchmark VM): the kernel's LibTorch
+//   calls skip those layers (ivy differentiates with its own tape; the results are the same
+//   tensors, no grad_fn either way).
+// - direct: moreover every input is a dense CPU tensor with no other dispatch keys than a
+//   fresh one has (no conjugate/negative bit, not sparse, quantized, named or a wrapper
+//   subclass) and the thread's dispatch state is LibTorch's default (no inference mode,
+//   autocast, tracer or other thread-local keys): the functions with an exported CPU
+//   kernel are called straight (ivy::torch::direct), which is the very kernel the
+//   dispatcher would reach after passing the layers that have nothing to do here, without
+//   the ~25 ns of the dispatcher's key computation, profiler check and table lookup.
+enum class Path { autograd, below_autograd, direct };
+constexpr c10::DispatchKeySet kPlainCpu({c10::DispatchKey::CPU, c10::DispatchKey::ADInplaceOrView,
+                                         c10::DispatchKey::AutogradCPU, c10::DispatchKey::AutocastCPU});
+// LibTorch's thread-local dispatch state (included/excluded keys), looked up once per kernel.
+using TlsKeys = c10::impl::PODLocalDispatchKeySet;
+Path path_for(const TlsKeys& tls, const Array* in, int n) {
+  // LibTorch stores the sets XORed with its defaults: all zero is the default state.
+  bool plain = (tls.included_ | tls.excluded_) == 0;
   for (int i = 0; i < n; ++i) {
     if (!in[i].defined() || in[i].impl()->backend != &kTorch) continue;
-    const at::Tensor& t = T(in[i]);
-    if (t.unsafeGetTensorImpl()->autograd_meta() && (t.requires_grad() || t._fw_grad(0).defined())) return true;
+    const c10::TensorImpl* t = T(in[i]).unsafeGetTensorImpl();
+    if (t->autograd_meta() && (t->requires_grad() || T(in[i])._fw_grad(0).defined())) return Path::autograd;
+    plain &= t->key_set() == kPlainCpu;
   }
-  return false;
+  return plain ? Path::direct : Path::below_autograd;
 }
+// Excludes keys from the thread's dispatch for a scope, as c10::impl::ExcludeDispatchKeyGuard
+// (behind at::AutoDispatchBelowAutograd and at::AutoDispatchBelowADInplaceOrView) does, on
+// the state already looked up.
+class ExcludeKeys {
+ public:
+  ExcludeKeys(TlsKeys& tls, c10::DispatchKeySet keys) : tls_(tls), saved_(tls.excluded_) {
+    tls.set_excluded(tls.excluded() | keys);
+  }
+  ~ExcludeKeys() { tls_.excluded_ = saved_; }
+  ExcludeKeys(const ExcludeKeys&) = delete;
+  ExcludeKeys& operator=(const ExcludeKeys&) = delete;
 
-// Every kernel runs inside this so that LibTorch's errors become ivy errors. When no input
-// takes part in LibTorch's autograd, the kernel's LibTorch calls skip the layers LibTorch's
-// own autograd kernels would only pass through (ivy differentiates with its own tape): for
-// such inputs those kernels check, set the same guard as here and redispatch, ~50 ns a call
-// on the benchmark VM, and the results are the same tensors (no grad_fn either way).
-// Kernels returning views of an input (View) keep the view bookkeeping layer
-// (ADInplaceOrView), so LibTorch still knows them as views; the others skip it as LibTorch's
-// autograd kernels do before calling the backend. Inputs that do take part (a library
-// user's tensors with requires_grad) go through autograd as before: gradients keep flowing.
+ private:
+  TlsKeys& tls_;
+  std::uint64_t saved_;
+};
+
+// Every kernel runs inside this so that LibTorch's errors become ivy errors, on the path
+// above. A kernel body that takes a bool is told whether to use the direct calls (it runs
+// below autograd either way, for the LibTorch calls that have no CPU entry point). Kernels
+// returning views of an input (View) keep the view bookkeeping layer (ADInplaceOrView), so
+// LibTorch still knows them as views; the others skip it as LibTorch's autograd kernels do
+// before calling the backend.
 template <bool View = false, class F>
 void guarded(const char* op, const Array* in, int n, F&& f) {
+  auto body = [&](bool direct) {
+    if constexpr (std::is_invocable_v<F&, bool>) f(direct);
+    else f();
+  };
   try {
-    if (needs_autograd(in, n)) {
-      f();
+    // One lookup of the thread-local address (__tls_get_addr from this library): the empty
+    // asm keeps the compiler from recomputing it at each use.
+    TlsKeys* tls_addr = &c10::impl::raw_local_dispatch_key_set;
+    asm("" : "+r"(tls_addr));
+    TlsKeys& tls = *tls_addr;
+    const Path p = path_for(tls, in, n);
+    if (p == Path::autograd) {
+      body(false);
     } else if constexpr (View) {
-      at::AutoDispatchBelowAutograd below_autograd;
-      f();
+      ExcludeKeys below_autograd(tls, c10::autograd_dispatch_keyset);
+      body(false);
     } else {
-      at::AutoDispatchBelowADInplaceOrView below_autograd_and_views;
-      f();
+      ExcludeKeys below_autograd_and_views(tls, c10::autograd_dispatch_keyset_with_ADInplaceOrView);
+      body(p == Path::direct);
     }
   } catch (const Error&) {
     throw;
@@ -377,7 +401,7 @@ void guarded(const char* op, const Array* in, int n, F&& f) {
 #define RUN_AS(view, name, ...) \
   KERNEL(name) {                 \
     (void)a;                     \
-    guarded<view>(#name, in, n, [&] { __VA_ARGS__; }); \
+    guarded<view>(#name, in, n, [&](bool direct) { (void)direct; __VA_ARGS__; }); \
   }
 #define RUN(name, ...) RUN_AS(false, name, __VA_ARGS__)
 // A kernel whose result is a view of its input (see guarded).
@@ -387,18 +411,22 @@ void guarded(const char* op, const Array* in, int n, F&& f) {
 // ---- elementwise: inputs cast to the compute dtype, then the native call.
 // LibTorch 1.13 lacks many float16 CPU kernels: float16 computes in float32 and rounds back.
 DType compute_dtype(DType d) { return d == float16 ? float32 : d; }
+// The namespace function on the kernel's path (see guarded).
+#define NS(name, ...) (direct ? torch::direct::name(__VA_ARGS__) : torch::name(__VA_ARGS__))
+// A LibTorch function on the kernel's path.
+#define AT(name, ...) (direct ? ::ivy::torch_cpu_first::name(__VA_ARGS__) : ::at::name(__VA_ARGS__))
 #define UNARY_OUT(name) \
-  RUN(name, SET(cast(torch::name(*in_as(in[0], compute_dtype(spec[0].dtype))), spec[0].dtype)))
-#define UNARY_RAW(name) RUN(name, SET(cast(torch::name(T(in[0])), spec[0].dtype)))
+  RUN(name, SET(cast(NS(name, *in_as(in[0], compute_dtype(spec[0].dtype))), spec[0].dtype)))
+#define UNARY_RAW(name) RUN(name, SET(cast(NS(name, T(in[0])), spec[0].dtype)))
 #define BINARY_OUT(name)                                                                    \
   RUN(name, {                                                                               \
     DType c = compute_dtype(spec[0].dtype);                                                 \
-    SET(cast(torch::name(*in_as(in[0], c), *in_as(in[1], c)), spec[0].dtype));              \
+    SET(cast(NS(name, *in_as(in[0], c), *in_as(in[1], c)), spec[0].dtype));                 \
   })
 #define BINARY_CMP(name)                                       \
   RUN(name, {                                                  \
     DType c = result_type(in[0].dtype(), in[1].dtype());       \
-    SET(torch::name(*in_as(in[0], c), *in_as(in[1], c)));      \
+    SET(NS(name, *in_as(in[0], c), *in_as(in[1], c)));         \
   })
 UNARY_RAW(abs)
 UNARY_OUT(acos) UNARY_OUT(acosh) UNARY_OUT(asin) UNARY_OUT(asinh) UNARY_OUT(atan) UNARY_OUT(atanh)
@@ -415,7 +443,7 @@ BINARY_CMP(logical_xor) BINARY_OUT(maximum) BINARY_OUT(minimum) BINARY_OUT(multi
 BINARY_CMP(not_equal) BINARY_OUT(pow) BINARY_OUT(remainder) BINARY_OUT(subtract)
 
 // ---- creation
-RUN(full, SET(at::full(ref(a.ints), scal(a.s0), opts(spec[0].dtype))))
+RUN(full, SET(AT(full, ref(a.ints), scal(a.s0), opts(spec[0].dtype))))
 RUN(arange, {
   auto n = spec[0].shape[0];
   at::Tensor r;
@@ -459,8 +487,8 @@ RUN(random_normal, {
   SET(cast(z.mul(a.s1.d).add(a.s0.d), spec[0].dtype));
 })
 RUN(randint, SET(cast(at::randint(a.s0.i, a.s1.i, ref(a.ints), at::TensorOptions().dtype(at::kLong)), spec[0].dtype)))
-RUN(tril, SET(at::tril(T(in[0]), a.i0)))
-RUN(triu, SET(at::triu(T(in[0]), a.i0)))
+RUN(tril, SET(AT(tril, T(in[0]), a.i0)))
+RUN(triu, SET(AT(triu, T(in[0]), a.i0)))
 // A new array either way: the conversion already made one unless the storage type is
 // unchanged (then clone).
 RUN(astype, {
@@ -472,8 +500,8 @@ RUN(astype, {
 RUN_VIEW(reshape, SET(T(in[0]).reshape(ref(spec[0].shape))))
 RUN_VIEW(permute_dims, SET(T(in[0]).permute(ref(a.axes))))
 RUN_VIEW(broadcast_to, SET(T(in[0]).expand(ref(a.ints))))
-RUN(flip, SET(a.axes.empty() ? T(in[0]).clone() : at::flip(T(in[0]), ref(a.axes))))
-RUN(roll, SET(at::roll(T(in[0]), ref(a.ints), ref(a.axes))))
+RUN(flip, SET(a.axes.empty() ? AT(clone, T(in[0])) : AT(flip, T(in[0]), ref(a.axes))))
+RUN(roll, SET(AT(roll, T(in[0]), ref(a.ints), ref(a.axes))))
 RUN(repeat, {
   at::Tensor x = a.has_axes ? T(in[0]) : T(in[0]).reshape({-1});
   if (x.dim() == 0) x = x.reshape({1});
@@ -572,7 +600,7 @@ KERNEL(nonzero) {
     for (int64_t i = 0; i < nz.size(0); ++i) out[i] = make(nz.select(0, i), int64);
   });
 }
-RUN(where, SET(at::where(T(in[0]), *in_as(in[1], spec[0].dtype), *in_as(in[2], spec[0].dtype))))
+RUN(where, SET(AT(where, T(in[0]), *in_as(in[1], spec[0].dtype), *in_as(in[2], spec[0].dtype))))
 RUN(searchsorted, {
   DType c = result_type(in[0].dtype(), in[1].dtype());
   SET(at::searchsorted(in_as(in[0], c)->contiguous(), in_as(in[1], c)->contiguous(), false, a.b0));
@@ -623,7 +651,7 @@ bool no_reduction(const Array& x, const Attrs& a) { return (a.has_axes && a.axes
 RUN(sum, {
   In xi = in_as(in[0], spec[0].dtype);
   const at::Tensor& x = *xi;
-  SET(no_reduction(in[0], a) ? x.clone() : wrap_unsigned(at::sum(x, ref(red_dims(in[0], a)), a.b0), spec[0].dtype));
+  SET(no_reduction(in[0], a) ? AT(clone, x) : wrap_unsigned(AT(sum, x, ref(red_dims(in[0], a)), a.b0), spec[0].dtype));
 })
 // float16/bfloat16 accumulate in float32 where LibTorch 1.13 has no half kernel (prod,
 // cumsum, cumprod, sqrt), rounded back to the requested dtype by make().
@@ -633,17 +661,17 @@ RUN(prod, {
   if (!no_reduction(in[0], a)) {
     auto dims = red_dims(in[0], a);
     std::sort(dims.begin(), dims.end(), std::greater<>());
-    for (auto d : dims) x = at::prod(x, d, a.b0);
+    for (auto d : dims) x = AT(prod, x, d, a.b0);
   }
-  SET(wrap_unsigned(x.clone(), spec[0].dtype));
+  SET(wrap_unsigned(AT(clone, x), spec[0].dtype));
 })
 RUN(mean, {
   In xi = in_as(in[0], spec[0].dtype);
   const at::Tensor& x = *xi;
-  SET(no_reduction(in[0], a) ? x.clone() : at::mean(x, ref(red_dims(in[0], a)), a.b0));
+  SET(no_reduction(in[0], a) ? AT(clone, x) : AT(mean, x, ref(red_dims(in[0], a)), a.b0));
 })
-RUN(max, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amax(T(in[0]), ref(red_dims(in[0], a)), a.b0)))
-RUN(min, SET(no_reduction(in[0], a) ? T(in[0]).clone() : at::amin(T(in[0]), ref(red_dims(in[0], a)), a.b0)))
+RUN(max, SET(no_reduction(in[0], a) ? AT(clone, T(in[0])) : AT(amax, T(in[0]), ref(red_dims(in[0], a)), a.b0)))
+RUN(min, SET(no_reduction(in[0], a) ? AT(clone, T(in[0])) : AT(amin, T(in[0]), ref(red_dims(in[0], a)), a.b0)))
 at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
   at::Tensor x = *in_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
   if (no_reduction(xin, a))  // every element is its own sample of size 1
