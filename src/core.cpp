@@ -154,12 +154,9 @@ IInfo iinfo(DType d) {
 Dims::Dims(std::initializer_list<std::int64_t> v) {
   for (auto x : v) push_back(x);
 }
-Dims::Dims(std::span<const std::int64_t> v) {
-  if (v.size() > static_cast<std::size_t>(kMaxRank))
-    throw ValueError("[shape] rank " + std::to_string(v.size()) + " exceeds ivy's maximum of " +
-                     std::to_string(kMaxRank) + " dimensions");
-  n_ = v.size();
-  for (std::size_t i = 0; i < n_; ++i) v_[i] = v[i];
+void Dims::rank_overflow(std::size_t n) {
+  throw ValueError("[shape] rank " + std::to_string(n) + " exceeds ivy's maximum of " + std::to_string(kMaxRank) +
+                   " dimensions");
 }
 void Dims::push_back(std::int64_t x) {
   if (n_ >= kMaxRank)

@@ -227,11 +227,11 @@ int m_repeat(const char* op, const Array* in, int, const Attrs& a, OutSpec* out)
   if (a.ints.size() != 1 && static_cast<std::int64_t>(a.ints.size()) != len)
     throw ValueError(P(op) + "repeats " + a.ints.str() + " must have 1 or " + std::to_string(len) + " entries");
   std::int64_t total = 0;
-  for (std::int64_t i = 0; i < len; ++i) {
-    auto r = a.ints.size() == 1 ? a.ints[0] : a.ints[i];
+  for (auto r : a.ints)
     if (r < 0) throw ValueError(P(op) + "repeats must be non-negative, got " + a.ints.str());
-    total += r;
-  }
+  if (a.ints.size() == 1) total = a.ints[0] * len;  // one count for every element: no loop over them
+  else
+    for (auto r : a.ints) total += r;
   Shape s = a.has_axes ? x.shape() : Shape{total};
   if (a.has_axes && x.ndim()) s[a.i0] = total;
   if (a.has_axes && !x.ndim()) s = Shape{total};

@@ -119,6 +119,7 @@ using ::at::cpu::tanh;
 using ::at::cpu::trunc;
 using ::at::cpu::where;
 using ::at::cpu::amax;
+using ::at::cpu::mm;
 using ::at::cpu::amin;
 using ::at::cpu::cumprod;
 using ::at::cpu::cumsum;
@@ -131,6 +132,7 @@ using ::at::cpu::tril;
 using ::at::cpu::triu;
 // CompositeExplicitAutograd kernels (one implementation for every device; the calls they
 // make inside still go through the dispatcher)
+using ::at::compositeexplicitautograd::_to_copy;
 using ::at::compositeexplicitautograd::clone;
 using ::at::compositeexplicitautograd::full;
 using ::at::compositeexplicitautograd::zeros_like;
@@ -180,9 +182,16 @@ DType from_st(at::ScalarType s) {
 bool widened(DType d) { return d == uint16 || d == uint32; }
 
 // Wrap a tensor's values into the range of a widened unsigned dtype.
-at::Tensor wrap_unsigned(at::Tensor t, DType d) {
+at::Tensor wrap_unsigned_slow(const at::Tensor& t, DType d) {
   if (d == uint16) return at::bitwise_and(t, 0xFFFF);
-  if (d == uint32) return at::bitwise_and(t, static_cast<int64_t>(0xFFFFFFFFLL));
+  return at::bitwise_and(t, static_cast<int64_t>(0xFFFFFFFFLL));
+}
+inline at::Tensor wrap_unsigned(at::Tensor&& t, DType d) {
+  if (d == uint16 || d == uint32) return wrap_unsigned_slow(t, d);
+  return std::move(t);
+}
+inline at::Tensor wrap_unsigned(const at::Tensor& t, DType d) {
+  if (d == uint16 || d == uint32) return wrap_unsigned_slow(t, d);
   return t;
 }
 
@@ -266,6 +275,12 @@ Array make(at::Tensor t, DType d) {
   if (t.scalar_type() != st(d)) t = cast(t, d);
   return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d));
 }
+// make(cast(t, d), d) with one test on the common path: a kernel's fresh result in dtype d's
+// storage type (widened unsigned dtypes are wrapped into their range).
+Array make_cast(at::Tensor&& t, DType d) {
+  if (t.scalar_type() != st(d) || widened(d)) t = cast(static_cast<const at::Tensor&>(t), d);
+  return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d));
+}
 // Cast storage to the ivy dtype `d`.
 at::Tensor cast(const at::Tensor& t, DType d) {
   auto target = st(d);
@@ -334,8 +349,7 @@ using TlsKeys = c10::impl::PODLocalDispatchKeySet;
 Path path_for(const TlsKeys& tls, const Array* in, int n) {
   // LibTorch stores the sets XORed with its defaults: all zero is the default state.
   bool plain = (tls.included_ | tls.excluded_) == 0;
-  for (int i = 0; i < n; ++i) {
-    if (!in[i].defined() || in[i].impl()->backend != &kTorch) continue;
+  for (int i = 0; i < n; ++i) {  // (dispatch gives kernels defined inputs of this backend)
     const c10::TensorImpl* t = T(in[i]).unsafeGetTensorImpl();
     if (t->autograd_meta() && (t->requires_grad() || T(in[i])._fw_grad(0).defined())) return Path::autograd;
     plain &= t->key_set() == kPlainCpu;
@@ -407,6 +421,8 @@ void guarded(const char* op, const Array* in, int n, F&& f) {
 // A kernel whose result is a view of its input (see guarded).
 #define RUN_VIEW(name, ...) RUN_AS(true, name, __VA_ARGS__)
 #define SET(expr) out[0] = make(expr, spec[0].dtype)
+// A fresh result cast to the output dtype (see make_cast).
+#define SET_CAST(expr) out[0] = make_cast(expr, spec[0].dtype)
 
 // ---- elementwise: inputs cast to the compute dtype, then the native call.
 // LibTorch 1.13 lacks many float16 CPU kernels: float16 computes in float32 and rounds back.
@@ -416,12 +432,12 @@ DType compute_dtype(DType d) { return d == float16 ? float32 : d; }
 // A LibTorch function on the kernel's path.
 #define AT(name, ...) (direct ? ::ivy::torch_cpu_first::name(__VA_ARGS__) : ::at::name(__VA_ARGS__))
 #define UNARY_OUT(name) \
-  RUN(name, SET(cast(NS(name, *in_as(in[0], compute_dtype(spec[0].dtype))), spec[0].dtype)))
-#define UNARY_RAW(name) RUN(name, SET(cast(NS(name, T(in[0])), spec[0].dtype)))
+  RUN(name, SET_CAST(NS(name, *in_as(in[0], compute_dtype(spec[0].dtype)))))
+#define UNARY_RAW(name) RUN(name, SET_CAST(NS(name, T(in[0]))))
 #define BINARY_OUT(name)                                                                    \
   RUN(name, {                                                                               \
     DType c = compute_dtype(spec[0].dtype);                                                 \
-    SET(cast(NS(name, *in_as(in[0], c), *in_as(in[1], c)), spec[0].dtype));                 \
+    SET_CAST(NS(name, *in_as(in[0], c), *in_as(in[1], c)));                                 \
   })
 #define BINARY_CMP(name)                                       \
   RUN(name, {                                                  \
@@ -492,8 +508,12 @@ RUN(triu, SET(AT(triu, T(in[0]), a.i0)))
 // A new array either way: the conversion already made one unless the storage type is
 // unchanged (then clone).
 RUN(astype, {
-  at::Tensor r = cast(T(in[0]), spec[0].dtype);
-  SET(r.unsafeGetTensorImpl() == T(in[0]).unsafeGetTensorImpl() ? r.clone() : r);
+  const at::Tensor& x = T(in[0]);
+  const DType d = spec[0].dtype;
+  if (x.scalar_type() == st(d))  // same storage type: a copy, or the range wrap (also a new tensor)
+    SET(widened(d) ? cast(x, d) : AT(clone, x));
+  else  // what Tensor::to does for another dtype
+    SET_CAST(AT(_to_copy, x, opts(d)));
 })
 
 // ---- manipulation
@@ -647,11 +667,21 @@ Dims red_dims(const Array& x, const Attrs& a) {
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<int64_t>(i);
   return d;
 }
+// The same axes as a view for a LibTorch call in the same expression (no copy).
+constexpr auto kIota = [] {
+  std::array<int64_t, kMaxRank> v{};
+  for (int i = 0; i < kMaxRank; ++i) v[static_cast<std::size_t>(i)] = i;
+  return v;
+}();
+c10::IntArrayRef red_ref(const Array& x, const Attrs& a) {
+  if (a.has_axes) return ref(a.axes);
+  return c10::IntArrayRef(kIota.data(), static_cast<std::size_t>(x.ndim()));
+}
 bool no_reduction(const Array& x, const Attrs& a) { return (a.has_axes && a.axes.empty()) || x.ndim() == 0; }
 RUN(sum, {
   In xi = in_as(in[0], spec[0].dtype);
   const at::Tensor& x = *xi;
-  SET(no_reduction(in[0], a) ? AT(clone, x) : wrap_unsigned(AT(sum, x, ref(red_dims(in[0], a)), a.b0), spec[0].dtype));
+  SET(no_reduction(in[0], a) ? AT(clone, x) : wrap_unsigned(AT(sum, x, red_ref(in[0], a), a.b0), spec[0].dtype));
 })
 // float16/bfloat16 accumulate in float32 where LibTorch 1.13 has no half kernel (prod,
 // cumsum, cumprod, sqrt), rounded back to the requested dtype by make().
@@ -668,10 +698,10 @@ RUN(prod, {
 RUN(mean, {
   In xi = in_as(in[0], spec[0].dtype);
   const at::Tensor& x = *xi;
-  SET(no_reduction(in[0], a) ? AT(clone, x) : AT(mean, x, ref(red_dims(in[0], a)), a.b0));
+  SET(no_reduction(in[0], a) ? AT(clone, x) : AT(mean, x, red_ref(in[0], a), a.b0));
 })
-RUN(max, SET(no_reduction(in[0], a) ? AT(clone, T(in[0])) : AT(amax, T(in[0]), ref(red_dims(in[0], a)), a.b0)))
-RUN(min, SET(no_reduction(in[0], a) ? AT(clone, T(in[0])) : AT(amin, T(in[0]), ref(red_dims(in[0], a)), a.b0)))
+RUN(max, SET(no_reduction(in[0], a) ? AT(clone, T(in[0])) : AT(amax, T(in[0]), red_ref(in[0], a), a.b0)))
+RUN(min, SET(no_reduction(in[0], a) ? AT(clone, T(in[0])) : AT(amin, T(in[0]), red_ref(in[0], a), a.b0)))
 at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
   at::Tensor x = *in_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
   if (no_reduction(xin, a))  // every element is its own sample of size 1
@@ -688,11 +718,11 @@ RUN(var, SET(variance(in[0], a, spec[0].dtype)))
 RUN(std, SET(at::sqrt(variance(in[0], a, half_up(spec[0].dtype)))))
 RUN(all, {
   at::Tensor z = at::eq(T(in[0]), 0);
-  SET(no_reduction(in[0], a) ? at::logical_not(z) : at::eq(at::sum(z.to(at::kLong), ref(red_dims(in[0], a)), a.b0), 0));
+  SET(no_reduction(in[0], a) ? at::logical_not(z) : at::eq(at::sum(z.to(at::kLong), red_ref(in[0], a), a.b0), 0));
 })
 RUN(any, {
   at::Tensor z = at::ne(T(in[0]), 0);
-  SET(no_reduction(in[0], a) ? z : at::gt(at::sum(z.to(at::kLong), ref(red_dims(in[0], a)), a.b0), 0));
+  SET(no_reduction(in[0], a) ? z : at::gt(at::sum(z.to(at::kLong), red_ref(in[0], a), a.b0), 0));
 })
 at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
   at::Tensor x = *in_as(xin, half_up(d));
@@ -719,6 +749,8 @@ RUN(matmul, {
     // LibTorch's CPU matmul lacks integer paths for some shapes: compute in int64.
     r = wrap_unsigned(at::matmul(x1.to(at::kLong), x2.to(at::kLong)), d);
     r = cast(r, d);
+  } else if (direct && x1.dim() == 2 && x2.dim() == 2) {
+    r = ::ivy::torch_cpu_first::mm(x1, x2);  // what at::matmul calls for two matrices
   } else {
     r = at::matmul(x1, x2);
   }

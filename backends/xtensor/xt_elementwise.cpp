@@ -356,8 +356,14 @@ UNARY_XT(tan, tan)
 UNARY_XT(tanh, tanh)
 
 // ---- unary via lambda xfunctions. OUT(T) is the output C++ type, CD the compute dtype.
-#define UNARY_FN(name, VIS, CD, COND, OUT, EXPR)                                                   \
+// IDENT: when true for the input, the function maps every value to itself in the same dtype:
+// the result is a plain copy of the buffer (memcpy), not a loop over the elements.
+#define UNARY_FN_ID(name, VIS, CD, COND, OUT, EXPR, IDENT)                                         \
   XT_KERNEL(name) {                                                                                \
+    if (IDENT) {                                                                                   \
+      out[0] = contiguous_copy(in[0]);                                                             \
+      return;                                                                                      \
+    }                                                                                              \
     DType cd = CD;                                                                                 \
     Array tmp;                                                                                     \
     const Array& x = as_dtype(in[0], cd, tmp);                                                     \
@@ -367,6 +373,9 @@ UNARY_XT(tanh, tanh)
       out[0] = loop1<U, T>(spec[0].shape, spec[0].dtype, x, f);                                    \
     });                                                                                            \
   }
+#define UNARY_FN(name, VIS, CD, COND, OUT, EXPR) UNARY_FN_ID(name, VIS, CD, COND, OUT, EXPR, false)
+#define NOT_CPLX (!is_complex(in[0].dtype()))
+#define NOT_FLOAT (!is_floating(in[0].dtype()))
 #define D_OUT spec[0].dtype
 #define D_IN in[0].dtype()
 UNARY_FN(expm1, visit_float, D_OUT, true, same_t, s_expm1(v))
@@ -375,19 +384,19 @@ UNARY_FN(log2, visit_float, D_OUT, true, same_t, s_log2(v))
 UNARY_FN(reciprocal, visit_float, D_OUT, true, same_t, T(1) / v)
 UNARY_FN(abs, visit, D_IN, not_bool_v<T>, real_t, s_abs(v))
 UNARY_FN(bitwise_invert, visit, D_IN, int_or_bool_v<T>, same_t, s_invert(v))
-UNARY_FN(ceil, visit, D_IN, real_v<T>, same_t, s_ceil(v))
-UNARY_FN(floor, visit, D_IN, real_v<T>, same_t, s_floor(v))
-UNARY_FN(trunc, visit, D_IN, real_v<T>, same_t, s_trunc(v))
-UNARY_FN(conj, visit, D_IN, any_v<T>, same_t, s_conj(v))
+UNARY_FN_ID(ceil, visit, D_IN, real_v<T>, same_t, s_ceil(v), NOT_FLOAT)
+UNARY_FN_ID(floor, visit, D_IN, real_v<T>, same_t, s_floor(v), NOT_FLOAT)
+UNARY_FN_ID(trunc, visit, D_IN, real_v<T>, same_t, s_trunc(v), NOT_FLOAT)
+UNARY_FN_ID(conj, visit, D_IN, any_v<T>, same_t, s_conj(v), NOT_CPLX)
 UNARY_FN(imag, visit, D_IN, any_v<T>, real_t, s_imag(v))
-UNARY_FN(real, visit, D_IN, any_v<T>, real_t, s_real(v))
+UNARY_FN_ID(real, visit, D_IN, any_v<T>, real_t, s_real(v), NOT_CPLX)
 UNARY_FN(isfinite, visit, D_IN, any_v<T>, bool_t, s_isfinite(v))
 UNARY_FN(isinf, visit, D_IN, any_v<T>, bool_t, s_isinf(v))
 UNARY_FN(isnan, visit, D_IN, any_v<T>, bool_t, s_isnan(v))
 UNARY_FN(logical_not, visit, D_IN, any_v<T>, bool_t, !truthy(v))
 UNARY_FN(negative, visit, D_IN, not_bool_v<T>, same_t, s_neg(v))
-UNARY_FN(positive, visit, D_IN, any_v<T>, same_t, v)
-UNARY_FN(round, visit, D_IN, any_v<T>, same_t, s_round(v))
+UNARY_FN_ID(positive, visit, D_IN, any_v<T>, same_t, v, true)
+UNARY_FN_ID(round, visit, D_IN, any_v<T>, same_t, s_round(v), NOT_FLOAT)
 UNARY_FN(sign, visit, D_IN, not_bool_v<T>, same_t, s_sign(v))
 UNARY_FN(signbit, visit, D_IN, real_v<T>, bool_t, s_signbit(v))
 UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)

@@ -170,7 +170,10 @@ class Dims {
     return *this;
   }
   Dims(std::initializer_list<std::int64_t> v);
-  explicit Dims(std::span<const std::int64_t> v);
+  explicit Dims(std::span<const std::int64_t> v) : n_(v.size()) {  // inline: every array handle copies its shape
+    if (n_ > static_cast<std::size_t>(kMaxRank)) rank_overflow(n_);
+    for (std::size_t i = 0; i < n_; ++i) v_[i] = v[i];
+  }
   template <class It>
   Dims(It first, It last) {
     for (; first != last; ++first) push_back(static_cast<std::int64_t>(*first));
@@ -204,6 +207,7 @@ class Dims {
   std::string str() const;  // "(2, 3)"
 
  private:
+  [[noreturn]] static void rank_overflow(std::size_t n);
   // Not zero-filled: only the first n_ entries are meaningful (keeps construction cheap on
   // the dispatch hot path).
   std::array<std::int64_t, kMaxRank> v_;
