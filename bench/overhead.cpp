@@ -240,7 +240,7 @@ void register_torch() {
   T_UNARY(expm1, at::expm1(x)) T_UNARY(floor, at::floor(x)) T_UNARY(log, at::log(x)) T_UNARY(log1p, at::log1p(x))
   T_UNARY(log2, at::log2(x)) T_UNARY(log10, at::log10(x)) T_UNARY(negative, at::neg(x)) T_UNARY(round, at::round(x))
   T_UNARY(sign, at::where(at::isnan(x), x, at::sign(x))) T_UNARY(sin, at::sin(x)) T_UNARY(sinh, at::sinh(x))
-  T_UNARY(sqrt, at::sqrt(x)) T_UNARY(square, at::square(x)) T_UNARY(tan, at::tan(x)) T_UNARY(tanh, at::tanh(x))
+  T_UNARY(sqrt, at::sqrt(x)) T_UNARY(square, at::pow(x, 2)) T_UNARY(tan, at::tan(x)) T_UNARY(tanh, at::tanh(x))
   T_UNARY(trunc, at::trunc(x)) T_UNARY(reciprocal, at::reciprocal(x)) T_UNARY(isnan, at::isnan(x))
   T_UNARY(isfinite, at::isfinite(x))
 #undef T_UNARY
