@@ -330,10 +330,10 @@ at::Scalar scal(const Scalar& s) {
 // - autograd: some input takes part in LibTorch's autograd (it has autograd metadata, plain
 //   tensors have none, and requires grad or carries a forward-mode tangent): LibTorch's
 //   dispatcher as usual, so gradients keep flowing.
-// - below_autograd: otherwise LibTorch's autograd kernels would only check, set the guard
-//   set here and redispatch (~50 ns a call on the benchmark VM): the kernel's LibTorch
-//   calls skip those layers (ivy differentiates with its own tape; the results are the same
-//   tensors, no grad_fn either way).
+// - below_autograd: otherwise LibTorch's autograd kernels would only check, exclude
+//   themselves and redispatch (~25-45 ns a call on the benchmark VM): the kernel's LibTorch
+//   calls run with those layers excluded, as they would after them (ivy differentiates with
+//   its own tape; the results are the same tensors, no grad_fn either way).
 // - direct: moreover every input is a dense CPU tensor with no other dispatch keys than a
 //   fresh one has (no conjugate/negative bit, not sparse, quantized, named or a wrapper
 //   subclass) and the thread's dispatch state is LibTorch's default (no inference mode,
