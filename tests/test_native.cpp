@@ -5,6 +5,8 @@
 
 #include "ivy/ivy.hpp"
 #ifdef IVY_HAS_TORCH
+#include <ATen/autocast_mode.h>
+
 #include "ivy/backends/torch.hpp"
 #endif
 #ifdef IVY_HAS_XTENSOR
@@ -88,6 +90,25 @@ TEST(NativeTorch, DirectCpuCallsOnlyForPlainTensors) {
   auto sg = ivy::sign(a).to_vector<double>();
   EXPECT_EQ(sg[0], -1.0);
   EXPECT_TRUE(std::isnan(sg[3]));
+}
+// Nor when the thread's dispatch state is not LibTorch's default: under CPU autocast LibTorch
+// computes matmul in bfloat16, and ivy's kernels go through the dispatcher there too (the
+// result is then cast back to the float32 ivy promises). 1 + 2^-10 has no bfloat16 value.
+TEST(NativeTorch, DirectCpuCallsOnlyInDefaultDispatchState) {
+  const float x = 1.0f + 1.0f / 1024;
+  ivy::Array a = ivy::torch::wrap(at::full({1, 1}, x)), b = ivy::torch::wrap(at::ones({1, 1}));
+  EXPECT_EQ(ivy::matmul(a, b).to_vector<float>(), std::vector<float>{x});  // direct call, float32
+  struct Autocast {
+    Autocast() { at::autocast::set_cpu_enabled(true); }
+    ~Autocast() { at::autocast::set_cpu_enabled(false); }
+  };
+  {
+    Autocast on;
+    ivy::Array r = ivy::matmul(a, b);
+    EXPECT_EQ(r.dtype(), ivy::float32);
+    EXPECT_EQ(r.to_vector<float>(), std::vector<float>{1.0f});  // bfloat16 rounding
+  }
+  EXPECT_EQ(ivy::matmul(a, b).to_vector<float>(), std::vector<float>{x});
 }
 #endif
 
