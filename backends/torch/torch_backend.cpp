@@ -344,7 +344,9 @@ at::Scalar scal(const Scalar& s) {
 enum class Path { autograd, below_autograd, direct };
 constexpr c10::DispatchKeySet kPlainCpu({c10::DispatchKey::CPU, c10::DispatchKey::ADInplaceOrView,
                                          c10::DispatchKey::AutogradCPU, c10::DispatchKey::AutocastCPU});
-// LibTorch's thread-local dispatch state (included/excluded keys), looked up once per kernel.
+// LibTorch's thread-local dispatch state (included/excluded keys), looked up once per kernel
+// (c10::impl::raw_local_dispatch_key_set: the exported thread_local of LibTorch's Linux
+// builds, which its own guards read and write).
 using TlsKeys = c10::impl::PODLocalDispatchKeySet;
 Path path_for(const TlsKeys& tls, const Array* in, int n) {
   // LibTorch stores the sets XORed with its defaults: all zero is the default state.
