@@ -186,12 +186,8 @@ at::Tensor wrap_unsigned_slow(const at::Tensor& t, DType d) {
   if (d == uint16) return at::bitwise_and(t, 0xFFFF);
   return at::bitwise_and(t, static_cast<int64_t>(0xFFFFFFFFLL));
 }
-inline at::Tensor wrap_unsigned(at::Tensor&& t, DType d) {
-  if (d == uint16 || d == uint32) return wrap_unsigned_slow(t, d);
-  return std::move(t);
-}
-inline at::Tensor wrap_unsigned(const at::Tensor& t, DType d) {
-  if (d == uint16 || d == uint32) return wrap_unsigned_slow(t, d);
+inline at::Tensor wrap_unsigned(at::Tensor t, DType d) {
+  if (widened(d)) return wrap_unsigned_slow(t, d);
   return t;
 }
 
@@ -271,26 +267,24 @@ at::Tensor cast(const at::Tensor& t, DType d);
 // Every torch array stores its dtype's storage type: a kernel result LibTorch promoted
 // (integer sums and products come back int64) is cast here, so no array can carry storage
 // of another type than its label.
-Array make(at::Tensor t, DType d) {
-  if (t.scalar_type() != st(d)) t = cast(t, d);
+Array handle(at::Tensor&& t, DType d) {
   return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d));
 }
+Array make(at::Tensor t, DType d) {
+  if (t.scalar_type() != st(d)) t = cast(t, d);
+  return handle(std::move(t), d);
+}
 // make(cast(t, d), d) with one test on the common path: a kernel's fresh result in dtype d's
-// storage type (widened unsigned dtypes are wrapped into their range).
+// storage type (widened unsigned dtypes are also wrapped into their range).
 Array make_cast(at::Tensor&& t, DType d) {
-  if (t.scalar_type() != st(d) || widened(d)) t = cast(static_cast<const at::Tensor&>(t), d);
-  return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d));
+  if (t.scalar_type() != st(d) || widened(d)) t = cast(t, d);
+  return handle(std::move(t), d);
 }
 // Cast storage to the ivy dtype `d`.
 at::Tensor cast(const at::Tensor& t, DType d) {
   auto target = st(d);
   at::Tensor r = t.scalar_type() == target ? t : t.to(target);
   return widened(d) ? wrap_unsigned(r, d) : r;
-}
-// A kernel's own result: moved through when it already has the storage type.
-at::Tensor cast(at::Tensor&& t, DType d) {
-  if (t.scalar_type() == st(d) && !widened(d)) return std::move(t);
-  return cast(static_cast<const at::Tensor&>(t), d);
 }
 // An input in dtype d: borrowed (no reference-count traffic) when no cast is needed, else
 // the converted tensor, owned. Unlike c10::MaybeOwned, whose operator* on a temporary
@@ -469,7 +463,7 @@ RUN(arange, {
     r = at::arange(0, n, at::TensorOptions().dtype(at::kLong)).mul(a.s2.i).add(a.s0.i);
   else
     r = at::arange(0, n, at::TensorOptions().dtype(at::kDouble)).mul(a.s2.d).add(a.s0.d);
-  SET(cast(r, spec[0].dtype));
+  SET_CAST(std::move(r));
 })
 RUN(linspace, {
   DType d = spec[0].dtype;
@@ -489,22 +483,22 @@ RUN(linspace, {
     r = at::complex(lin(a.s0.c.real(), a.s1.c.real()), lin(a.s0.c.imag(), a.s1.c.imag()));
   else
     r = lin(a.s0.d, a.s1.d);
-  SET(cast(r, d));
+  SET_CAST(std::move(r));
 })
 RUN(eye, {
   auto rows = at::arange(a.i0, at::TensorOptions().dtype(at::kLong)).unsqueeze(1);
   auto cols = at::arange(a.i1, at::TensorOptions().dtype(at::kLong)).unsqueeze(0);
-  SET(cast(at::eq(rows + a.i2, cols), spec[0].dtype));
+  SET_CAST(at::eq(rows + a.i2, cols));
 })
 RUN(random_uniform, {
   auto u = at::rand(ref(a.ints), at::TensorOptions().dtype(at::kDouble));
-  SET(cast(u.mul(a.s1.d - a.s0.d).add(a.s0.d), spec[0].dtype));
+  SET_CAST(u.mul(a.s1.d - a.s0.d).add(a.s0.d));
 })
 RUN(random_normal, {
   auto z = at::randn(ref(a.ints), at::TensorOptions().dtype(at::kDouble));
-  SET(cast(z.mul(a.s1.d).add(a.s0.d), spec[0].dtype));
+  SET_CAST(z.mul(a.s1.d).add(a.s0.d));
 })
-RUN(randint, SET(cast(at::randint(a.s0.i, a.s1.i, ref(a.ints), at::TensorOptions().dtype(at::kLong)), spec[0].dtype)))
+RUN(randint, SET_CAST(at::randint(a.s0.i, a.s1.i, ref(a.ints), at::TensorOptions().dtype(at::kLong))))
 RUN(tril, SET(AT(tril, T(in[0]), a.i0)))
 RUN(triu, SET(AT(triu, T(in[0]), a.i0)))
 // A new array either way: the conversion already made one unless the storage type is
@@ -736,7 +730,7 @@ at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
     s[ax] = 1;
     r = at::cat({at::full(s, is_sum ? 0 : 1, x.options()), r}, ax);
   }
-  return wrap_unsigned(r, d);
+  return wrap_unsigned(std::move(r), d);
 }
 RUN(cumulative_sum, SET(cumulative(in[0], a, spec[0].dtype, true)))
 RUN(cumulative_prod, SET(cumulative(in[0], a, spec[0].dtype, false)))
