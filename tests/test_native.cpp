@@ -110,6 +110,66 @@ TEST(NativeTorch, DirectCpuCallsOnlyInDefaultDispatchState) {
   }
   EXPECT_EQ(ivy::matmul(a, b).to_vector<float>(), std::vector<float>{x});
 }
+// Views ivy makes of plain CPU tensors (direct path, without LibTorch's view layer) are
+// registered as LibTorch registers its own: the base (the root of a chain of views) is
+// recorded and its version counter shared, autograd sees an in-place write through the view (the base's history becomes a
+// CopySlices node, so gradients reach the written values), and refuses such a write when the
+// view was made in no-grad mode.
+TEST(NativeTorch, DirectViewsAreLibTorchViews) {
+  const char* names[] = {"permute_dims", "diagonal", "reshape", "broadcast_to"};
+  for (int which = 0; which < 4; ++which) {
+    SCOPED_TRACE(names[which]);
+    auto view = [which](const at::Tensor& b) {
+      ivy::Array x = ivy::torch::wrap(b);
+      if (which == 0) return ivy::torch::unwrap(ivy::permute_dims(x, {1, 0}));
+      if (which == 1) return ivy::torch::unwrap(ivy::linalg::diagonal(x));
+      if (which == 2) return ivy::torch::unwrap(ivy::reshape(x, {4}));
+      return ivy::torch::unwrap(ivy::broadcast_to(x, ivy::Shape{3, 2, 2}));
+    };
+    // base is itself a view (of arange's result): LibTorch records the root as the base
+    at::Tensor base = at::arange(4, at::kFloat).reshape({2, 2});
+    ASSERT_TRUE(base.is_view());
+    at::Tensor v = view(base);
+    ASSERT_TRUE(v.is_view());
+    EXPECT_EQ(v._base().unsafeGetTensorImpl(), base._base().unsafeGetTensorImpl());
+    EXPECT_EQ(v.data_ptr(), base.data_ptr());
+    const int64_t v0 = v._version();
+    base.add_(1);  // 1 2 / 3 4
+    EXPECT_EQ(v._version(), v0 + 1);
+    EXPECT_EQ(base._version(), v._version());
+    std::vector<float> want = which == 0   ? std::vector<float>{1, 3, 2, 4}
+                              : which == 1 ? std::vector<float>{1, 4}
+                              : which == 2 ? std::vector<float>{1, 2, 3, 4}
+                                           : std::vector<float>{1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4};
+    at::Tensor vc = v.contiguous();
+    EXPECT_EQ(std::vector<float>(vc.data_ptr<float>(), vc.data_ptr<float>() + vc.numel()), want);
+    if (which == 3) continue;  // an expanded view cannot be written in place (LibTorch refuses)
+    // an in-place write of a value that requires grad, through the view
+    at::Tensor w = at::full(v.sizes(), 2.0f).requires_grad_();
+    v.mul_(w);
+    ASSERT_TRUE(base.requires_grad());
+    ASSERT_NE(base.grad_fn(), nullptr);
+    // d/dw sum(base) = the base values the view saw
+    base.sum().backward();
+    at::Tensor g = w.grad().contiguous();
+    EXPECT_EQ(std::vector<float>(g.data_ptr<float>(), g.data_ptr<float>() + g.numel()), want);
+    // made in no-grad mode: LibTorch refuses the same write with grad mode on
+    at::Tensor base2 = at::ones({2, 2});
+    at::Tensor v2;
+    {
+      at::NoGradGuard no_grad;
+      v2 = view(base2);
+    }
+    ASSERT_TRUE(v2.is_view());
+    EXPECT_THROW(v2.mul_(at::full(v2.sizes(), 2.0f).requires_grad_()), c10::Error);
+  }
+  // a reshape the strides do not allow as a view is a copy, as LibTorch's own
+  at::Tensor t = at::arange(4, at::kFloat).reshape({2, 2}).t();
+  at::Tensor r = ivy::torch::unwrap(ivy::reshape(ivy::torch::wrap(t), {4}));
+  EXPECT_FALSE(r.is_view());
+  EXPECT_NE(r.data_ptr(), t.data_ptr());
+  EXPECT_TRUE(at::equal(r, at::tensor({0.0f, 2.0f, 1.0f, 3.0f})));
+}
 #endif
 
 #ifdef IVY_HAS_XTENSOR

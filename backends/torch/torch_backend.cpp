@@ -5,6 +5,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <c10/util/Exception.h>
+#include <torch/csrc/autograd/VariableTypeUtils.h>
 
 #include <cmath>
 #include <cstring>
@@ -372,9 +373,10 @@ class ExcludeKeys {
 // Every kernel runs inside this so that LibTorch's errors become ivy errors, on the path
 // above. A kernel body that takes a bool is told whether to use the direct calls (it runs
 // below autograd either way, for the LibTorch calls that have no CPU entry point). Kernels
-// returning views of an input (View) keep the view bookkeeping layer (ADInplaceOrView), so
-// LibTorch still knows them as views; the others skip it as LibTorch's autograd kernels do
-// before calling the backend.
+// returning views of an input (View) keep the view bookkeeping layer (ADInplaceOrView) on
+// the dispatcher path, so LibTorch still knows them as views; on the direct path they do
+// that layer's work themselves (tracked_view). The others skip it as LibTorch's autograd
+// kernels do before calling the backend.
 template <bool View = false, class F>
 void guarded(const char* op, const Array* in, int n, F&& f) {
   auto body = [&](bool direct) {
@@ -391,8 +393,13 @@ void guarded(const char* op, const Array* in, int n, F&& f) {
     if (p == Path::autograd) {
       body(false);
     } else if constexpr (View) {
-      ExcludeKeys below_autograd(tls, c10::autograd_dispatch_keyset);
-      body(false);
+      if (p == Path::direct) {  // the view kernel itself, registered as a view (tracked_view)
+        ExcludeKeys below_views(tls, c10::autograd_dispatch_keyset_with_ADInplaceOrView);
+        body(true);
+      } else {
+        ExcludeKeys below_autograd(tls, c10::autograd_dispatch_keyset);
+        body(false);
+      }
     } else {
       ExcludeKeys below_autograd_and_views(tls, c10::autograd_dispatch_keyset_with_ADInplaceOrView);
       body(p == Path::direct);
@@ -414,6 +421,20 @@ void guarded(const char* op, const Array* in, int n, F&& f) {
     guarded<view>(#name, in, n, [&](bool direct) { (void)direct; __VA_ARGS__; }); \
   }
 #define RUN(name, ...) RUN_AS(false, name, __VA_ARGS__)
+// A view of `base` computed on the direct path by the view function's CompositeExplicitAutograd
+// kernel (below the view layer, where that layer calls it), registered as LibTorch's view
+// bookkeeping layer (ADInplaceOrView) registers its result for a dense CPU base: the view
+// records its base and the grad mode it was made in and shares the base's version counter,
+// so in-place changes through either are seen by LibTorch's autograd as with its own views.
+at::Tensor tracked_view(const at::Tensor& base, const at::Tensor& v) {
+  using ::torch::autograd::CreationMeta;
+  return ::torch::autograd::as_view(base, v, /*is_bw_differentiable=*/true, /*is_fw_differentiable=*/true,
+                                  /*view_func=*/nullptr,
+                                  at::GradMode::is_enabled() ? CreationMeta::DEFAULT : CreationMeta::NO_GRAD_MODE);
+}
+// A view function on the kernel's path (in RUN_VIEW kernels).
+#define VIEW(name, x, ...) \
+  (direct ? tracked_view(x, ::at::compositeexplicitautograd::name(x, __VA_ARGS__)) : (x).name(__VA_ARGS__))
 // A kernel whose result is a view of its input (see guarded).
 #define RUN_VIEW(name, ...) RUN_AS(true, name, __VA_ARGS__)
 #define SET(expr) out[0] = make(expr, spec[0].dtype)
@@ -513,9 +534,20 @@ RUN(astype, {
 })
 
 // ---- manipulation
-RUN_VIEW(reshape, SET(T(in[0]).reshape(ref(spec[0].shape))))
-RUN_VIEW(permute_dims, SET(T(in[0]).permute(ref(a.axes))))
-RUN_VIEW(broadcast_to, SET(T(in[0]).expand(ref(a.ints))))
+// at::reshape is a view (_reshape_alias) when the strides allow one, else a copy
+RUN_VIEW(reshape, {
+  const at::Tensor& x = T(in[0]);
+  if (direct) {
+    const at::DimVector shape(spec[0].shape.begin(), spec[0].shape.end());
+    if (auto strides = at::detail::computeStride(x.sizes(), x.strides(), shape)) {
+      SET(tracked_view(x, ::at::cpu::_reshape_alias(x, shape, *strides)));
+      return;
+    }
+  }
+  SET(x.reshape(ref(spec[0].shape)));
+})
+RUN_VIEW(permute_dims, SET(VIEW(permute, T(in[0]), ref(a.axes))))
+RUN_VIEW(broadcast_to, SET(VIEW(expand, T(in[0]), ref(a.ints))))
 RUN(flip, SET(a.axes.empty() ? AT(clone, T(in[0])) : AT(flip, T(in[0]), ref(a.axes))))
 RUN(roll, SET(AT(roll, T(in[0]), ref(a.ints), ref(a.axes))))
 RUN(repeat, {
@@ -752,7 +784,7 @@ RUN(matmul, {
   }
   SET(r);
 })
-RUN_VIEW(diagonal, SET(at::diagonal(T(in[0]), a.i0, -2, -1)))
+RUN_VIEW(diagonal, SET(VIEW(diagonal, T(in[0]), a.i0, -2, -1)))
 RUN(cholesky, SET(at::linalg_cholesky(T(in[0]), a.b0)))
 RUN(det, SET(at::linalg_det(T(in[0]))))
 KERNEL(slogdet) {
