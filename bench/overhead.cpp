@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -84,7 +85,29 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::f
 
 namespace {
 
-const std::int64_t kSizes[] = {1, 100, 10000, 1000000};
+// The sizes every case runs at: 1, 1e2, 1e4, 1e6 elements, or the comma-separated list in
+// IVY_BENCH_SIZES (e.g. IVY_BENCH_SIZES=4000,10000,20000 to see how a row's overhead
+// depends on the size).
+const std::vector<std::int64_t>& sizes() {
+  static const std::vector<std::int64_t> s = [] {
+    std::vector<std::int64_t> v;
+    if (const char* env = std::getenv("IVY_BENCH_SIZES")) {
+      for (const char* c = env; *c;) {
+        char* end = nullptr;
+        const long long n = std::strtoll(c, &end, 10);
+        if (end == c || n < 1 || (*end != ',' && *end != '\0')) {
+          std::fprintf(stderr, "IVY_BENCH_SIZES: expected positive integers separated by commas, got '%s'\n", env);
+          std::exit(2);
+        }
+        v.push_back(n);
+        c = *end == ',' ? end + 1 : end;
+      }
+    }
+    if (v.empty()) v = {1, 100, 10000, 1000000};
+    return v;
+  }();
+  return s;
+}
 
 // One benchmark case: the same work done natively, through ivy and (where the backend has
 // one) through its framework-specific namespace, on shared inputs captured by the calls.
@@ -213,7 +236,7 @@ at::Tensor trand(std::int64_t n) { return at::rand({n}, at::kFloat).add(0.5); }
 void register_torch() {
   auto reg_unary = [](const char* fn, at::Tensor (*native)(const at::Tensor&), at::Tensor (*ns)(const at::Tensor&),
                       IvyUnary iv) {
-    for (auto n : kSizes)
+    for (auto n : sizes())
       add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, native, ns, iv] {
         auto t = std::make_shared<at::Tensor>(trand(n));
         auto x = std::make_shared<ivy::Array>(ivy::torch::wrap(*t));  // the same tensor, zero-copy
@@ -223,7 +246,7 @@ void register_torch() {
   };
   auto reg_binary = [](const char* fn, at::Tensor (*native)(const at::Tensor&, const at::Tensor&),
                        at::Tensor (*ns)(const at::Tensor&, const at::Tensor&), IvyBinary iv) {
-    for (auto n : kSizes)
+    for (auto n : sizes())
       add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, native, ns, iv] {
         auto t = std::make_shared<std::pair<at::Tensor, at::Tensor>>(trand(n), trand(n));
         auto x = std::make_shared<std::pair<ivy::Array, ivy::Array>>(ivy::torch::wrap(t->first), ivy::torch::wrap(t->second));
@@ -256,7 +279,7 @@ void register_torch() {
   // reductions and structure
   auto reg = [](const char* fn, std::function<void(const at::Tensor&)> native, std::function<void(const ivy::Array&)> iv,
                 bool square) {
-    for (auto n : kSizes)
+    for (auto n : sizes())
       add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, square, native, iv] {
         auto t = std::make_shared<at::Tensor>(square ? at::rand({side(n), side(n)}) : trand(n));
         auto x = std::make_shared<ivy::Array>(ivy::torch::wrap(*t));
@@ -292,7 +315,7 @@ void register_xtensor() {
   using XFn = std::function<void(const XA&, const XA&)>;
   auto reg = [](const char* fn, XFn native, std::function<void(const ivy::Array&, const ivy::Array&)> iv, bool square,
                 XFn ns = {}) {
-    for (auto n : kSizes)
+    for (auto n : sizes())
       add_case("xtensor/" + std::string(fn) + "/" + std::to_string(n), [n, square, native, iv, ns] {
         std::int64_t m = square ? side(n) * side(n) : n;
         auto t = std::make_shared<std::pair<XA, XA>>(xrand(m), xrand(m));
@@ -410,7 +433,7 @@ using TMake = void (*)(TIn&);
 ivy::Array twrap(const at::Tensor& t) { return t.defined() ? ivy::torch::wrap(t) : ivy::Array(); }
 void treg(const char* fn, TMake make, std::function<void(const TIn&)> native, IvyFn iv,
           std::function<void(const TIn&)> ns = {}, std::int64_t max_n = kAll) {
-  for (auto n : kSizes) {
+  for (auto n : sizes()) {
     if (n > max_n) continue;
     add_case("torch/" + std::string(fn) + "/" + std::to_string(n), [n, make, native, iv, ns] {
       auto t = std::make_shared<TIn>();
@@ -605,7 +628,7 @@ ivy::Array yv(const xt::xarray<T>& x) {
 }
 void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, IvyFn iv, std::int64_t max_n = kAll,
           std::function<void(const XIn&)> ns = {}) {
-  for (auto n : kSizes) {
+  for (auto n : sizes()) {
     if (n > max_n) continue;
     add_case("xtensor/" + std::string(fn) + "/" + std::to_string(n), [n, make, native, iv, ns] {
       auto t = std::make_shared<XIn>();

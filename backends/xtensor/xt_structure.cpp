@@ -1,6 +1,8 @@
 // xtensor backend: creation, manipulation, indexing, searching, sorting and sets.
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <random>
 
 #include <xtensor/xoperation.hpp>
@@ -49,11 +51,18 @@ XT_KERNEL(arange) {
     if (ints) {
       for (std::int64_t i = 0; i < len; ++i) p[i] = static_cast<T>(a.s0.i + i * a.s2.i);
     } else {
+      // start + i*step in float64, rounded once to T (NumPy's values; accumulating the step
+      // in T would drift). An int32 counter when it fits: its conversion to double vectorizes.
       const double s0 = a.s0.d, step = a.s2.d;
-      for (std::int64_t i = 0; i < len; ++i) {
-        if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(s0 + static_cast<double>(i) * step));
-        else p[i] = static_cast<T>(s0 + static_cast<double>(i) * step);
-      }
+      auto fill = [&](auto n) {
+        using I = decltype(n);
+        for (I i = 0; i < n; ++i) {
+          if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(s0 + static_cast<double>(i) * step));
+          else p[i] = static_cast<T>(s0 + static_cast<double>(i) * step);
+        }
+      };
+      if (len <= std::numeric_limits<std::int32_t>::max()) fill(static_cast<std::int32_t>(len));
+      else fill(len);
     }
   });
 }
@@ -585,6 +594,93 @@ void stable_sort_small(It first, It last, Less less) {
     *j = std::move(v);
   }
 }
+template <std::size_t N> struct uint_of;
+template <> struct uint_of<1> { using type = std::uint8_t; };
+template <> struct uint_of<2> { using type = std::uint16_t; };
+template <> struct uint_of<4> { using type = std::uint32_t; };
+template <> struct uint_of<8> { using type = std::uint64_t; };
+
+// Longer rows sort by radix (linear time) instead of comparisons. LSD, one byte per pass,
+// stable, on unsigned keys ordered as the standard's sort orders the values: integers with
+// the sign bit flipped, floating values with their bits flipped so negatives come first,
+// -0 keyed as +0 (equal to it: their input order stays) and every NaN above +inf (last, in
+// input order). Descending sorts use the complemented keys (NaN first, as the reversed
+// comparison puts it; equal values still in input order).
+constexpr std::int64_t kRadixSort = 128;
+template <class T> using key_t = typename uint_of<sizeof(T)>::type;
+template <class T>
+key_t<T> sort_key(T v, bool descending) {
+  using K = key_t<T>;
+  K k;
+  if constexpr (std::is_floating_point_v<T>) {
+    constexpr K sign = static_cast<K>(K(1) << (sizeof(K) * 8 - 1));
+    if (std::isnan(v)) {
+      k = static_cast<K>(~K(0));
+    } else {
+      const T w = v == 0 ? T(0) : v;
+      K b;
+      std::memcpy(&b, &w, sizeof b);
+      k = (b & sign) ? static_cast<K>(~b) : static_cast<K>(b | sign);
+    }
+  } else if constexpr (std::is_signed_v<T>) {
+    k = static_cast<K>(static_cast<K>(v) ^ static_cast<K>(K(1) << (sizeof(K) * 8 - 1)));
+  } else {
+    k = static_cast<K>(v);
+  }
+  return descending ? static_cast<K>(~k) : k;
+}
+// Whether rows of `len` elements sort by radix (its counts are 32-bit).
+inline bool by_radix(std::int64_t len) { return len > kRadixSort && len < (std::int64_t(1) << 32); }
+// Scratch for radix-sorting n (key, payload) pairs, in one allocation: keys and payloads,
+// each twice (the passes alternate between the two copies).
+template <class K, class V>
+struct RadixBuf {
+  static constexpr std::size_t kAlign = alignof(std::max_align_t);
+  static std::size_t key_bytes(std::int64_t n) { return (static_cast<std::size_t>(2 * n) * sizeof(K) + kAlign - 1) / kAlign * kAlign; }
+  explicit RadixBuf(std::int64_t n)
+      : mem(static_cast<unsigned char*>(::operator new(key_bytes(n) + static_cast<std::size_t>(2 * n) * sizeof(V)))),
+        k(reinterpret_cast<K*>(mem.get())),
+        v(reinterpret_cast<V*>(mem.get() + key_bytes(n))),
+        n_(n) {}
+  K* key_tmp() const { return k + n_; }
+  V* val_tmp() const { return v + n_; }
+  struct Free {
+    void operator()(unsigned char* p) const { ::operator delete(p); }
+  };
+  std::unique_ptr<unsigned char, Free> mem;
+  K* k;
+  V* v;
+  std::int64_t n_;
+};
+// Sorts the n (key, payload) pairs in (k, v) stably by key, using (kt, vt) as scratch; returns
+// the buffer that holds the sorted payloads (v or vt). Passes whose byte is the same for
+// every key are skipped.
+template <class K, class V>
+V* radix_sort(std::int64_t n, K* k, V* v, K* kt, V* vt) {
+  if (n <= 1) return v;
+  constexpr int kBytes = sizeof(K);
+  std::uint32_t count[kBytes][256] = {};
+  for (std::int64_t i = 0; i < n; ++i)
+    for (int b = 0; b < kBytes; ++b) ++count[b][(k[i] >> (8 * b)) & 0xFF];
+  for (int b = 0; b < kBytes; ++b) {
+    std::uint32_t* c = count[b];
+    if (c[(k[0] >> (8 * b)) & 0xFF] == static_cast<std::uint32_t>(n)) continue;
+    std::uint32_t sum = 0;
+    for (int d = 0; d < 256; ++d) {
+      const std::uint32_t t = c[d];
+      c[d] = sum;
+      sum += t;
+    }
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::uint32_t pos = c[(k[i] >> (8 * b)) & 0xFF]++;
+      kt[pos] = k[i];
+      vt[pos] = v[i];
+    }
+    std::swap(k, kt);
+    std::swap(v, vt);
+  }
+  return v;
+}
 // Sorts along a.i0; writes values (want_values) or int64 indices.
 Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
   std::int64_t outer, len;
@@ -596,6 +692,26 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
       fail("sort", "complex inputs are not ordered");
     } else {
       const T* p = ptr<T>(xr);
+      if (by_radix(len)) {
+        using K = key_t<T>;
+        const bool desc = a.b0;
+        auto each_row = [&](auto* out_rows, auto payload) {
+          using V = std::remove_pointer_t<decltype(out_rows)>;
+          RadixBuf<K, V> buf(len);
+          for (std::int64_t o = 0; o < outer; ++o) {
+            const T* row = p + o * len;
+            for (std::int64_t j = 0; j < len; ++j) {
+              buf.k[j] = sort_key(row[j], desc);
+              buf.v[j] = payload(row, j);
+            }
+            const V* sorted = radix_sort(len, buf.k, buf.v, buf.key_tmp(), buf.val_tmp());
+            std::copy(sorted, sorted + len, out_rows + o * len);
+          }
+        };
+        if (want_values) each_row(ptr<T>(res), [](const T* row, std::int64_t j) { return row[j]; });
+        else each_row(ptr<std::int64_t>(res), [](const T*, std::int64_t j) { return j; });
+        return;
+      }
       if (want_values) {  // values sort in place, no index indirection
         T* r = ptr<T>(res);
         std::copy(p, p + outer * len, r);
@@ -643,15 +759,30 @@ XT_KERNEL(unique) {
     KV small[kSmallSort];
     std::vector<KV> big(N > kSmallSort ? static_cast<std::size_t>(N) : 0);
     KV* kv = N > kSmallSort ? big.data() : small;
-    for (std::int64_t k = 0; k < N; ++k) kv[k] = {p[k], k};
-    stable_sort_small(kv, kv + N, [](const KV& u, const KV& v) {
-      if constexpr (is_cplx_v<T>) {
-        if (u.first.real() != v.first.real()) return lt(u.first.real(), v.first.real());
-        return lt(u.first.imag(), v.first.imag());
-      } else {
-        return lt(u.first, v.first);
+    bool sorted = false;
+    if constexpr (!is_cplx_v<T>) {
+      if (by_radix(N)) {  // (see sort_impl): keys and indices, then the pairs
+        RadixBuf<key_t<T>, std::int64_t> buf(N);
+        for (std::int64_t k = 0; k < N; ++k) {
+          buf.k[k] = sort_key(p[k], false);
+          buf.v[k] = k;
+        }
+        const std::int64_t* order = radix_sort(N, buf.k, buf.v, buf.key_tmp(), buf.val_tmp());
+        for (std::int64_t k = 0; k < N; ++k) kv[k] = {p[order[k]], order[k]};
+        sorted = true;
       }
-    });
+    }
+    if (!sorted) {
+      for (std::int64_t k = 0; k < N; ++k) kv[k] = {p[k], k};
+      stable_sort_small(kv, kv + N, [](const KV& u, const KV& v) {
+        if constexpr (is_cplx_v<T>) {
+          if (u.first.real() != v.first.real()) return lt(u.first.real(), v.first.real());
+          return lt(u.first.imag(), v.first.imag());
+        } else {
+          return lt(u.first, v.first);
+        }
+      });
+    }
     std::int64_t U = 0;
     for (std::int64_t k = 0; k < N; ++k) U += !(k > 0 && kv[k].first == kv[k - 1].first);
     out[0] = alloc(Shape{U}, x.dtype());
@@ -676,11 +807,6 @@ XT_KERNEL(unique) {
 // Small test sets: every element compared with every test value, in blocks of x1 with an
 // accumulator of the element's width, so that the compare-and-or loop over the block
 // vectorizes (NaN equals nothing; -0 equals 0).
-template <std::size_t N> struct uint_of;
-template <> struct uint_of<1> { using type = std::uint8_t; };
-template <> struct uint_of<2> { using type = std::uint16_t; };
-template <> struct uint_of<4> { using type = std::uint32_t; };
-template <> struct uint_of<8> { using type = std::uint64_t; };
 template <class T>
 void isin_small(const T* p, std::int64_t n, const T* q, std::int64_t m, bool* o, bool invert) {
   using U = typename uint_of<sizeof(T)>::type;

@@ -1,11 +1,13 @@
 """Searching, sorting, set, statistical and utility functions against NumPy, on every
 backend."""
 
+import math
+
 import numpy as np
 import pytest
 
 import ivy
-from conftest import check
+from conftest import check, skip_unless_supported, to_np
 
 RNG = np.random.default_rng(99)
 M = RNG.normal(size=(4, 5))
@@ -85,6 +87,76 @@ def test_sort_argsort(backend, axis, descending):
     else:
         want_order = np.argsort(a, kind="stable")
     check(order, want_order.astype(np.int64))
+
+
+def _stable_order(row, descending):
+    """Indices of a 1-d list in the standard's stable sort order: NaN last (first when
+    descending, the reversed comparison), -0 equal to 0, ties in input order."""
+    def key(i):
+        v = row[i]
+        nan = isinstance(v, float) and math.isnan(v)
+        if descending:
+            return (not nan, 0 if nan else -v, i)
+        return (nan, 0 if nan else v, i)
+    return sorted(range(len(row)), key=key)
+
+
+def _long_rows(dtype):
+    """1000 values per row (longer rows than the xtensor backend sorts by comparison): many
+    ties; for floats NaN, both zeros, infinities, subnormals and normals of both signs."""
+    rng = np.random.default_rng(7)
+    nd = np.dtype(dtype)
+    if nd.kind in "iu":
+        info = np.iinfo(nd)
+        few = rng.integers(max(info.min, -4), min(info.max, 4), size=(3, 1000), endpoint=True)
+        a = few.astype(nd)
+        a[:, :6] = [info.min, info.max, 0, info.min, info.max, 1]
+        a[:, 500:700] = rng.integers(info.min, info.max, size=(3, 200), endpoint=True, dtype=nd)
+        return a
+    a = rng.normal(size=(3, 1000)).astype(nd)
+    a[:, ::7] = np.round(a[:, ::7])  # ties, -0.0 among them
+    specials = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, np.finfo(nd).tiny / 4, -np.finfo(nd).tiny / 4,
+                         np.finfo(nd).max, -np.finfo(nd).max, -np.nan, -0.0, 0.0], dtype=nd)
+    for r in range(3):
+        a[r, rng.choice(1000, size=specials.size * 4, replace=False)] = np.tile(specials, 4)
+    return a
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                   "uint64", "float32", "float64"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_argsort_long_rows(backend, dtype, descending):
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    a = _long_rows(dtype)
+    want_idx = np.array([_stable_order(r.tolist(), descending) for r in a], dtype=np.int64)
+    got_idx = to_np(ivy.argsort(ivy.asarray(a), axis=-1, descending=descending, stable=True))
+    np.testing.assert_array_equal(got_idx, want_idx)
+    want = np.take_along_axis(a, want_idx, axis=-1)
+    got = to_np(ivy.sort(ivy.asarray(a), axis=-1, descending=descending, stable=True))
+    assert got.dtype == a.dtype
+    # bit for bit: the zeros keep their sign and input order
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    # along the first axis of the transposed array (the sorted axis is not the last one)
+    got_t = to_np(ivy.argsort(ivy.asarray(np.ascontiguousarray(a.T)), axis=0, descending=descending))
+    np.testing.assert_array_equal(got_t, want_idx.T)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint32", "float32", "float64"])
+def test_unique_long(backend, dtype):
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    a = _long_rows(dtype).reshape(-1)
+    if a.dtype.kind == "f":
+        a = a[~np.isnan(a)]  # NaNs are all distinct (checked by the hypothesis test)
+    vals, idx, inv, cnt = np.unique(a, return_index=True, return_inverse=True, return_counts=True)
+    r = ivy.unique_all(ivy.asarray(a))
+    v = to_np(r.values)
+    order = np.argsort(v, kind="stable")  # the standard leaves the order open
+    np.testing.assert_array_equal(v[order], vals)
+    np.testing.assert_array_equal(to_np(r.indices)[order], idx)  # the first occurrence of each value
+    np.testing.assert_array_equal(to_np(r.counts)[order], cnt)
+    np.testing.assert_array_equal(v[to_np(r.inverse_indices)], a)
+    # each value is its first occurrence: -0.0 or 0.0, whichever comes first
+    np.testing.assert_array_equal(np.signbit(v), np.signbit(a[to_np(r.indices)]))
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 1), -1])
