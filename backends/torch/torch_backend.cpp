@@ -46,6 +46,36 @@ template <class U>
     }
   }
 }
+// Whether any of the n counts (integers of type I, contiguous) is negative or `bits` (a power
+// of two, 8 to 64) or more: read as unsigned, such a count has a bit above bits - 1 set.
+// Or-reduced without an early exit, so that the loop vectorizes.
+template <class I>
+[[gnu::noinline]] bool counts_out_of_range(const void* cv, std::int64_t n, std::uint64_t bits) {
+  using U = std::make_unsigned_t<I>;
+  const I* __restrict c = static_cast<const I*>(cv);
+  const U high = static_cast<U>(~(bits - 1));
+  U acc = 0;
+  for (std::int64_t i = 0; i < n; ++i) acc |= static_cast<U>(static_cast<U>(c[i]) & high);
+  return acc != 0;
+}
+// The same for a count tensor of any layout: one pass over contiguous CPU data, else
+// LibTorch's comparisons (then any count that may be out of range counts).
+bool shift_counts_out_of_range(const at::Tensor& c, std::int64_t bits) {
+  if (c.device().is_cpu() && c.is_contiguous() && !c.is_conj() && !c.is_neg()) {
+    const void* p = c.data_ptr();
+    const std::int64_t n = c.numel();
+    const auto b = static_cast<std::uint64_t>(bits);
+    switch (c.scalar_type()) {
+      case at::kByte: return counts_out_of_range<std::uint8_t>(p, n, b);
+      case at::kChar: return counts_out_of_range<std::int8_t>(p, n, b);
+      case at::kShort: return counts_out_of_range<std::int16_t>(p, n, b);
+      case at::kInt: return counts_out_of_range<std::int32_t>(p, n, b);
+      case at::kLong: return counts_out_of_range<std::int64_t>(p, n, b);
+      default: break;
+    }
+  }
+  return true;
+}
 }  // namespace
 
 // The public namespace: LibTorch's functions through its dispatcher (autograd included).

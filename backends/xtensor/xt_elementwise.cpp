@@ -1,6 +1,7 @@
 // xtensor backend: the elementwise functions. Each is one scalar functor (the C++ math
 // functions xtensor's own xt:: functions apply, or our NumPy-exact helpers); broadcasting
 // operands are evaluated as xtensor lambda xfunctions, contiguous ones with a plain loop.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -62,6 +63,9 @@ inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
   return -1;
 }
 
+template <std::size_t N> struct uint_of_size;
+template <> struct uint_of_size<4> { using type = std::uint32_t; };
+template <> struct uint_of_size<8> { using type = std::uint64_t; };
 template <class T> inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 template <class T> inline constexpr bool is_realf_v = std::is_floating_point_v<T>;
 
@@ -219,14 +223,14 @@ template <class T> T s_pow(T a, T b) {
 }
 // Shifts past the width give 0 (left) or the sign fill (right); negative counts count as
 // past the width. Branch-free (the count is clamped) so the loops vectorize.
+// (A negative count, read as unsigned, is past the width too.)
 template <class T> T s_lshift(T a, T b) {
   if constexpr (is_int_v<T>) {
     using UT = std::make_unsigned_t<T>;
     constexpr std::uint64_t bits = sizeof(T) * 8;
-    const std::uint64_t sh = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(b));
-    const bool in_range = !(b < 0) && sh < bits;
+    const std::uint64_t sh = static_cast<UT>(b);
     const UT r = static_cast<UT>(static_cast<UT>(a) << (sh & (bits - 1)));
-    return in_range ? static_cast<T>(r) : T(0);
+    return sh < bits ? static_cast<T>(r) : T(0);
   } else {
     return a;
   }
@@ -234,10 +238,9 @@ template <class T> T s_lshift(T a, T b) {
 template <class T> T s_rshift(T a, T b) {
   if constexpr (is_int_v<T>) {
     constexpr std::uint64_t bits = sizeof(T) * 8;
-    const std::uint64_t sh = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(b));
-    const bool in_range = !(b < 0) && sh < bits;
-    if constexpr (std::is_signed_v<T>) return static_cast<T>(a >> (in_range ? sh : bits - 1));
-    else return in_range ? static_cast<T>(a >> (sh & (bits - 1))) : T(0);
+    const std::uint64_t sh = static_cast<std::make_unsigned_t<T>>(b);
+    if constexpr (std::is_signed_v<T>) return static_cast<T>(a >> std::min(sh, bits - 1));
+    else return sh < bits ? static_cast<T>(a >> (sh & (bits - 1))) : T(0);
   } else {
     return a;
   }
@@ -447,8 +450,39 @@ BINARY_FN(nextafter, visit_float, D_OUT, real_v<T>, same_t, std::nextafter(a, b)
 BINARY_FN(bitwise_and, visit, D_OUT, int_or_bool_v<T>, same_t, a & b)
 BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
-BINARY_FN(bitwise_left_shift, visit, D_OUT, is_int_v<T>, same_t, s_lshift(a, b))
-BINARY_FN(bitwise_right_shift, visit, D_OUT, is_int_v<T>, same_t, s_rshift(a, b))
+// Shifts: when no count is out of range (the usual case; one pass over the counts, which
+// vectorizes: read as unsigned, an out-of-range count has a bit above width - 1 set), the
+// plain shift per element, as xtensor's `a << b`; else the defined form (s_lshift/s_rshift).
+template <bool Left>
+void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
+  DType cd = spec[0].dtype;
+  Array tmp1, tmp2;
+  const Array& x1 = as_dtype(in[0], cd, tmp1);
+  const Array& x2 = as_dtype(in[1], cd, tmp2);
+  VISIT_IF(visit, cd, is_int_v<T>, name, {
+    auto defined = [](T a, T b) -> T { return Left ? s_lshift(a, b) : s_rshift(a, b); };
+    const int mode = loop_mode(x1, x2, spec[0].shape);
+    if (mode < 0) {
+      out[0] = eval<T>(spec[0].shape, cd, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
+      return;
+    }
+    using UT = std::make_unsigned_t<T>;
+    constexpr UT high = static_cast<UT>(~static_cast<UT>(sizeof(T) * 8 - 1));
+    // the plain shift, noting any count out of range on the way (the count is masked to
+    // the width, so every shift is defined); redone with the defined form if there was one
+    UT acc = 0;
+    out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [&acc](T a, T b) -> T {
+      const UT c = static_cast<UT>(b);
+      acc |= static_cast<UT>(c & high);
+      const int sh = static_cast<int>(c & static_cast<UT>(sizeof(T) * 8 - 1));
+      if constexpr (Left) return static_cast<T>(static_cast<UT>(a) << sh);
+      else return static_cast<T>(a >> sh);
+    });
+    if (acc != 0) out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, defined);
+  });
+}
+XT_KERNEL(bitwise_left_shift) { shift_kernel<true>("bitwise_left_shift", in, spec, out); }
+XT_KERNEL(bitwise_right_shift) { shift_kernel<false>("bitwise_right_shift", in, spec, out); }
 // float32, contiguous: a branch-free first pass (it vectorizes) that gives NaN where it
 // cannot decide (the check above fails, or an operand is NaN/inf/zero-divisor), then the
 // exact path for those elements only.
@@ -503,8 +537,37 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
 XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out); }
 XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
 BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
-BINARY_FN(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
-BINARY_FN(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
+// maximum/minimum: for floating values, contiguous, the plain comparison (what xtensor's
+// maximum does: a NaN `a` is kept, it fails the comparison), noting on the way whether any
+// `b` is NaN (one more compare and or per vector); only then redone with s_maximum/s_minimum,
+// which propagate a NaN `b` too.
+template <bool Max>
+void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
+  DType cd = spec[0].dtype;
+  Array tmp1, tmp2;
+  const Array& x1 = as_dtype(in[0], cd, tmp1);
+  const Array& x2 = as_dtype(in[1], cd, tmp2);
+  VISIT_IF(visit, cd, real_v<T>, name, {
+    auto defined = [](T a, T b) -> T { return Max ? s_maximum(a, b) : s_minimum(a, b); };
+    const int mode = loop_mode(x1, x2, spec[0].shape);
+    if (mode < 0) {
+      out[0] = eval<T>(spec[0].shape, cd, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
+      return;
+    }
+    if constexpr (is_realf_v<T>) {
+      using M = typename uint_of_size<sizeof(T)>::type;
+      M nan_b = 0;
+      out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [&nan_b](T a, T b) -> T {
+        nan_b |= static_cast<M>(b != b);
+        return Max ? (a < b ? b : a) : (b < a ? b : a);
+      });
+      if (nan_b == 0) return;
+    }
+    out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, defined);
+  });
+}
+XT_KERNEL(maximum) { extremum_kernel<true>("maximum", in, spec, out); }
+XT_KERNEL(minimum) { extremum_kernel<false>("minimum", in, spec, out); }
 BINARY_FN(equal, visit, D_PROMOTED, any_v<T>, bool_t, a == b)
 BINARY_FN(not_equal, visit, D_PROMOTED, any_v<T>, bool_t, a != b)
 BINARY_FN(greater, visit, D_PROMOTED, real_v<T>, bool_t, a > b)

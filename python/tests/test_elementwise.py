@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ivy
-from conftest import check, np_dtype, skip_unless_supported
+from conftest import check, np_dtype, skip_unless_supported, to_np
 
 RNG = np.random.default_rng(1234)
 
@@ -130,6 +130,17 @@ def test_shifts_and_invert(backend, dtype):
     check(ivy.bitwise_right_shift(x, y), np.right_shift(a, s))
     check(ivy.bitwise_invert(x), np.invert(a))
     check(x << y, a << s)
+    # counts of the type's width or more, or negative (the standard leaves them open): ivy
+    # shifts everything out, 0 from a left shift and the sign fill from a right shift
+    bits = t.itemsize * 8
+    signed = np.iinfo(t).min < 0
+    vals = np.array([5, 5, 5, 5, -5, -5, -5, -5] if signed else [5, 5, 5, 5], dtype=t)
+    cnts = np.array([2, bits, 100, -1, 2, bits + 3, 100, -1] if signed else [2, bits, 100, 2 * bits - 1], dtype=t)
+    ok = (cnts.astype(np.int64) >= 0) & (cnts.astype(np.int64) < bits)
+    safe = np.where(ok, cnts, 0).astype(t)
+    x2, y2 = ivy.asarray(vals), ivy.asarray(cnts)
+    check(ivy.bitwise_left_shift(x2, y2), np.where(ok, np.left_shift(vals, safe), 0).astype(t))
+    check(ivy.bitwise_right_shift(x2, y2), np.where(ok, np.right_shift(vals, safe), np.where(vals < 0, -1, 0)).astype(t))
     check(~x, ~a)
 
 
@@ -297,3 +308,22 @@ def test_mixed_dtype_promotion(backend):
     assert (c + ivy.asarray([1.0, 2.0], dtype=ivy.float64)).dtype == ivy.float64
     assert (a + c).dtype == ivy.float32  # ivy's cross-kind choice: int + float -> the float type
     assert (c + ivy.asarray([1j, 2j], dtype=ivy.complex64)).dtype == ivy.complex64
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn", [("maximum", np.maximum), ("minimum", np.minimum)])
+def test_maximum_minimum_propagate_nan(backend, dtype, name, fn):
+    """A NaN in either operand gives NaN (the plain comparison alone keeps only a NaN first
+    operand); long arrays too, where a single NaN among many values must still count."""
+    t = np_dtype(dtype)
+    a = np.array([1.0, np.nan, 3.0, np.nan, -0.0, 2.0], dtype=t)
+    b = np.array([np.nan, 2.0, 1.0, np.nan, 0.0, -2.0], dtype=t)
+    for u, v in ((a, b), (b, a)):
+        got = to_np(getattr(ivy, name)(ivy.asarray(u), ivy.asarray(v)))
+        np.testing.assert_array_equal(got, fn(u, v))
+    long_a = np.linspace(-3, 3, 4099).astype(t)
+    long_b = long_a[::-1].copy()
+    long_b[4000] = np.nan
+    got = to_np(getattr(ivy, name)(ivy.asarray(long_a), ivy.asarray(long_b)))
+    np.testing.assert_array_equal(got, fn(long_a, long_b))
+    assert np.isnan(got[4000]) and np.isnan(got).sum() == 1
