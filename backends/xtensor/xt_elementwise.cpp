@@ -518,7 +518,13 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
     int mode = loop_mode(x1, x2, spec[0].shape);
     if constexpr (std::is_same_v<T, float>) {
       if (mode >= 0) {
-        out[0] = loop2<float, float>(spec[0].shape, cd, x1, x2, mode, [](float a, float b) { return fd_try<Rem>(a, b); });
+        std::uint32_t undecided = 0;  // noted in the same loop: no second pass when none
+        out[0] = loop2<float, float>(spec[0].shape, cd, x1, x2, mode, [&undecided](float a, float b) {
+          const float r = fd_try<Rem>(a, b);
+          undecided |= static_cast<std::uint32_t>(r != r);
+          return r;
+        });
+        if (undecided == 0) return;
         float* o = ptr<float>(out[0]);
         const float* p = ptr<float>(x1);
         const float* q = ptr<float>(x2);
