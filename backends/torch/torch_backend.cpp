@@ -166,7 +166,16 @@ using ::at::cpu::triu;
 using ::at::compositeexplicitautograd::_to_copy;
 using ::at::compositeexplicitautograd::clone;
 using ::at::compositeexplicitautograd::full;
-using ::at::compositeexplicitautograd::zeros_like;
+using ::at::compositeexplicitautograd::repeat;
+// zeros_like of a contiguous tensor: LibTorch's empty CPU tensor of its sizes and dtype,
+// zeroed with memset (LibTorch's zeros_like makes the same two steps, empty_like and zero_,
+// as two more dispatcher calls)
+inline at::Tensor zeros_like(const at::Tensor& x) {
+  if (!x.is_contiguous()) return ::at::compositeexplicitautograd::zeros_like(x);
+  at::Tensor r = ::at::cpu::empty(x.sizes(), x.options());
+  if (r.nbytes() > 0) std::memset(r.data_ptr(), 0, r.nbytes());
+  return r;
+}
 }  // namespace ivy::torch_cpu_first
 
 // The same functions over the CPU kernels, for the backend's kernels (not public).
@@ -588,7 +597,13 @@ RUN(repeat, {
                                     : at::repeat_interleave(x, at::tensor(ref(a.ints), at::kLong), axis);
   SET(r);
 })
-RUN(tile, SET(at::tile(T(in[0]), ref(a.ints))))
+// at::tile is repeat with the counts padded by leading 1s to the input's rank
+RUN(tile, {
+  const at::Tensor& x = T(in[0]);
+  c10::SmallVector<int64_t, 8> reps(a.ints.begin(), a.ints.end());
+  if (static_cast<int64_t>(reps.size()) < x.dim()) reps.insert(reps.begin(), x.dim() - static_cast<int64_t>(reps.size()), 1);
+  SET(direct ? ::ivy::torch_cpu_first::repeat(x, reps) : x.repeat(reps));
+})
 RUN(concat, {
   c10::SmallVector<at::Tensor, 8> ts;  // inline for up to 8 inputs (no heap list)
   ts.reserve(static_cast<std::size_t>(n));
