@@ -357,14 +357,8 @@ void eig_impl(const char* op, const Array& x, const OutSpec* spec, Array* out) {
         if (es.info() != Eigen::Success)
           value_fail(op, "the eigenvalue computation did not converge for " + item(b, nb), x);
         VMap<C>(pw + b * n, n) = es.eigenvalues();
-        if constexpr (Vectors) {
-          RMap<C> V(ptr<C>(out[1]) + b * n * n, n, n);
-          V = es.eigenvectors();
-          for (Index j = 0; j < n; ++j) {  // unit-norm columns, as numpy returns them
-            const real_t<T> nrm = V.col(j).norm();
-            if (nrm > 0) V.col(j) /= nrm;
-          }
-        }
+        // (Eigen's solvers return unit-norm eigenvector columns, as numpy does)
+        if constexpr (Vectors) RMap<C>(ptr<C>(out[1]) + b * n * n, n, n) = es.eigenvectors();
       };
       if constexpr (is_cplx_v<T>) {
         Eigen::ComplexEigenSolver<CMat<T>> es(A, Vectors);

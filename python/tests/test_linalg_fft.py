@@ -73,6 +73,11 @@ def test_decompositions(backend):
     np.testing.assert_allclose(np.sort_complex(np.asarray(ev)), np.sort_complex(np.linalg.eigvals(A)), rtol=1e-9)
     ew, evec = ivy.linalg.eig(ivy.asarray(A))
     np.testing.assert_allclose(A @ np.asarray(evec), np.asarray(evec) * np.asarray(ew), rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(np.linalg.norm(np.asarray(evec), axis=0), 1.0, rtol=1e-12)  # unit columns, as numpy's
+    Z = RNG.normal(size=(6, 6)) + 1j * RNG.normal(size=(6, 6))
+    zw, zvec = ivy.linalg.eig(ivy.asarray(Z))
+    np.testing.assert_allclose(Z @ np.asarray(zvec), np.asarray(zvec) * np.asarray(zw), rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(np.linalg.norm(np.asarray(zvec), axis=0), 1.0, rtol=1e-12)
 
 
 def test_norms_and_misc(backend):
