@@ -606,7 +606,7 @@ template <> struct uint_of<8> { using type = std::uint64_t; };
 // -0 keyed as +0 (equal to it: their input order stays) and every NaN above +inf (last, in
 // input order). Descending sorts use the complemented keys (NaN first, as the reversed
 // comparison puts it; equal values still in input order).
-constexpr std::int64_t kRadixSort = 64;
+constexpr std::int64_t kRadixSort = 128;
 template <class T> using key_t = typename uint_of<sizeof(T)>::type;
 template <class T>
 key_t<T> sort_key(T v, bool descending) {
