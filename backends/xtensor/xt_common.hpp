@@ -5,6 +5,7 @@
 #pragma once
 
 #include <complex>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,12 @@ template <class T> struct real_type<std::complex<T>> { using type = T; };
 template <class T> using real_t = typename real_type<T>::type;
 
 template <class T> struct Tag { using type = T; };
+// The unsigned integer type of N bytes.
+template <std::size_t N> struct uint_of;
+template <> struct uint_of<1> { using type = std::uint8_t; };
+template <> struct uint_of<2> { using type = std::uint16_t; };
+template <> struct uint_of<4> { using type = std::uint32_t; };
+template <> struct uint_of<8> { using type = std::uint64_t; };
 
 // Calls f(Tag<T>{}) for the C++ type of dtype d. float16/bfloat16 are not available on
 // this backend (see the unsupported list).

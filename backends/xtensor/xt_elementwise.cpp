@@ -63,9 +63,6 @@ inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
   return -1;
 }
 
-template <std::size_t N> struct uint_of_size;
-template <> struct uint_of_size<4> { using type = std::uint32_t; };
-template <> struct uint_of_size<8> { using type = std::uint64_t; };
 template <class T> inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 template <class T> inline constexpr bool is_realf_v = std::is_floating_point_v<T>;
 
@@ -450,9 +447,9 @@ BINARY_FN(nextafter, visit_float, D_OUT, real_v<T>, same_t, std::nextafter(a, b)
 BINARY_FN(bitwise_and, visit, D_OUT, int_or_bool_v<T>, same_t, a & b)
 BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
-// Shifts: when no count is out of range (the usual case; one pass over the counts, which
-// vectorizes: read as unsigned, an out-of-range count has a bit above width - 1 set), the
-// plain shift per element, as xtensor's `a << b`; else the defined form (s_lshift/s_rshift).
+// Shifts: the plain shift per element (xtensor's `a << b`, the count masked to the width),
+// noting in the same loop whether any count is out of range (read as unsigned, such a count
+// has a bit above width - 1 set); only then redone with the defined form (s_lshift/s_rshift).
 template <bool Left>
 void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   DType cd = spec[0].dtype;
@@ -468,8 +465,6 @@ void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array*
     }
     using UT = std::make_unsigned_t<T>;
     constexpr UT high = static_cast<UT>(~static_cast<UT>(sizeof(T) * 8 - 1));
-    // the plain shift, noting any count out of range on the way (the count is masked to
-    // the width, so every shift is defined); redone with the defined form if there was one
     UT acc = 0;
     out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [&acc](T a, T b) -> T {
       const UT c = static_cast<UT>(b);
@@ -561,7 +556,7 @@ void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
       return;
     }
     if constexpr (is_realf_v<T>) {
-      using M = typename uint_of_size<sizeof(T)>::type;
+      using M = typename uint_of<sizeof(T)>::type;
       M nan_b = 0;
       out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [&nan_b](T a, T b) -> T {
         nan_b |= static_cast<M>(b != b);

@@ -594,11 +594,6 @@ void stable_sort_small(It first, It last, Less less) {
     *j = std::move(v);
   }
 }
-template <std::size_t N> struct uint_of;
-template <> struct uint_of<1> { using type = std::uint8_t; };
-template <> struct uint_of<2> { using type = std::uint16_t; };
-template <> struct uint_of<4> { using type = std::uint32_t; };
-template <> struct uint_of<8> { using type = std::uint64_t; };
 
 // Longer rows sort by radix (linear time) instead of comparisons. LSD, one byte per pass,
 // stable, on unsigned keys ordered as the standard's sort orders the values: integers with
