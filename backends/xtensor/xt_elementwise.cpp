@@ -447,9 +447,26 @@ BINARY_FN(nextafter, visit_float, D_OUT, real_v<T>, same_t, std::nextafter(a, b)
 BINARY_FN(bitwise_and, visit, D_OUT, int_or_bool_v<T>, same_t, a & b)
 BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
-// Shifts: the plain shift per element (xtensor's `a << b`, the count masked to the width),
-// noting in the same loop whether any count is out of range (read as unsigned, such a count
-// has a bit above width - 1 set); only then redone with the defined form (s_lshift/s_rshift).
+// A binary function whose defined result differs from the plain computation only for some
+// inputs: contiguous operands run `fast(a, b, flag)`, the plain computation, which ORs into
+// `flag` whether such an input occurred (in the same loop, which keeps vectorizing); only
+// then is the whole loop redone with `defined`. Broadcasting operands take xtensor's path
+// with `defined`.
+template <class T, class Flag, class Fast, class Defined>
+void fast_or_defined(const Shape& s, DType d, const Array& x1, const Array& x2, Fast fast, Defined defined,
+                     Array& out) {
+  const int mode = loop_mode(x1, x2, s);
+  if (mode < 0) {
+    out = eval<T>(s, d, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
+    return;
+  }
+  Flag flag = 0;
+  out = loop2<T, T>(s, d, x1, x2, mode, [&flag, fast](T a, T b) -> T { return fast(a, b, flag); });
+  if (flag != 0) out = loop2<T, T>(s, d, x1, x2, mode, defined);
+}
+// Shifts: the plain shift (xtensor's `a << b`, the count masked to the width); the flag
+// collects the counts' bits above width - 1, set for any count out of range (read as
+// unsigned, a negative count is too); those give the defined form (s_lshift/s_rshift).
 template <bool Left>
 void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   DType cd = spec[0].dtype;
@@ -457,23 +474,18 @@ void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array*
   const Array& x1 = as_dtype(in[0], cd, tmp1);
   const Array& x2 = as_dtype(in[1], cd, tmp2);
   VISIT_IF(visit, cd, is_int_v<T>, name, {
-    auto defined = [](T a, T b) -> T { return Left ? s_lshift(a, b) : s_rshift(a, b); };
-    const int mode = loop_mode(x1, x2, spec[0].shape);
-    if (mode < 0) {
-      out[0] = eval<T>(spec[0].shape, cd, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
-      return;
-    }
     using UT = std::make_unsigned_t<T>;
-    constexpr UT high = static_cast<UT>(~static_cast<UT>(sizeof(T) * 8 - 1));
-    UT acc = 0;
-    out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [&acc](T a, T b) -> T {
-      const UT c = static_cast<UT>(b);
-      acc |= static_cast<UT>(c & high);
-      const int sh = static_cast<int>(c & static_cast<UT>(sizeof(T) * 8 - 1));
-      if constexpr (Left) return static_cast<T>(static_cast<UT>(a) << sh);
-      else return static_cast<T>(a >> sh);
-    });
-    if (acc != 0) out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, defined);
+    fast_or_defined<T, UT>(
+        spec[0].shape, cd, x1, x2,
+        [](T a, T b, UT& flag) -> T {
+          constexpr UT width_mask = static_cast<UT>(sizeof(T) * 8 - 1);
+          const UT c = static_cast<UT>(b);
+          flag |= static_cast<UT>(c & static_cast<UT>(~width_mask));
+          const int sh = static_cast<int>(c & width_mask);
+          if constexpr (Left) return static_cast<T>(static_cast<UT>(a) << sh);
+          else return static_cast<T>(a >> sh);
+        },
+        [](T a, T b) -> T { return Left ? s_lshift(a, b) : s_rshift(a, b); }, out[0]);
   });
 }
 XT_KERNEL(bitwise_left_shift) { shift_kernel<true>("bitwise_left_shift", in, spec, out); }
@@ -538,10 +550,9 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
 XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out); }
 XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
 BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
-// maximum/minimum: for floating values, contiguous, the plain comparison (what xtensor's
-// maximum does: a NaN `a` is kept, it fails the comparison), noting on the way whether any
-// `b` is NaN (one more compare and or per vector); only then redone with s_maximum/s_minimum,
-// which propagate a NaN `b` too.
+// maximum/minimum: the plain comparison (xtensor's maximum: a NaN `a` is kept, it fails the
+// comparison); the flag notes a NaN `b` (floating types), which only s_maximum/s_minimum
+// propagate.
 template <bool Max>
 void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   DType cd = spec[0].dtype;
@@ -549,22 +560,14 @@ void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
   const Array& x1 = as_dtype(in[0], cd, tmp1);
   const Array& x2 = as_dtype(in[1], cd, tmp2);
   VISIT_IF(visit, cd, real_v<T>, name, {
-    auto defined = [](T a, T b) -> T { return Max ? s_maximum(a, b) : s_minimum(a, b); };
-    const int mode = loop_mode(x1, x2, spec[0].shape);
-    if (mode < 0) {
-      out[0] = eval<T>(spec[0].shape, cd, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
-      return;
-    }
-    if constexpr (is_realf_v<T>) {
-      using M = typename uint_of<sizeof(T)>::type;
-      M nan_b = 0;
-      out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [&nan_b](T a, T b) -> T {
-        nan_b |= static_cast<M>(b != b);
-        return Max ? (a < b ? b : a) : (b < a ? b : a);
-      });
-      if (nan_b == 0) return;
-    }
-    out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, defined);
+    using M = typename uint_of<sizeof(T)>::type;
+    fast_or_defined<T, M>(
+        spec[0].shape, cd, x1, x2,
+        [](T a, T b, M& flag) -> T {
+          if constexpr (is_realf_v<T>) flag |= static_cast<M>(b != b);
+          return Max ? (a < b ? b : a) : (b < a ? b : a);
+        },
+        [](T a, T b) -> T { return Max ? s_maximum(a, b) : s_minimum(a, b); }, out[0]);
   });
 }
 XT_KERNEL(maximum) { extremum_kernel<true>("maximum", in, spec, out); }
