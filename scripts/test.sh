@@ -15,6 +15,12 @@ fi
 set +e
 PYTHONPATH=build/python /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 rc=$?
+# the element-wise tests again on the xtensor backend's baseline-ISA loops (no AVX2)
+if [ $rc -eq 0 ]; then
+  IVY_CPU_CAPABILITY=default PYTHONPATH=build/python /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+    python/tests/test_elementwise.py -k xtensor
+  rc=$?
+fi
 set -e
 if [ $rc -eq 5 ]; then
   echo "ivy: pytest collected no tests from python/tests" >&2

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "ivy/backends/torch.hpp"
+#include "npy_divmod.hpp"
 #include "ivy/dispatch.hpp"
 
 namespace ivy::torch {
@@ -23,17 +24,23 @@ namespace {
 // the fresh result in the common case below).
 // r[i] = +-0 with b[i]'s sign where r[i] is a zero, on the bit patterns (integer selects
 // vectorize; the float compare-and-select form does not without -fno-trapping-math).
+// Returns whether any r[i] is a NaN (see np_remainder).
 template <class U>
-[[gnu::noinline]] void zero_signs(void* rv, const void* bv, std::int64_t n, bool scalar_b) {
+[[gnu::noinline]] bool zero_signs(void* rv, const void* bv, std::int64_t n, bool scalar_b) {
+  using S = std::make_signed_t<U>;
   constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+  constexpr U inf = sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
   auto* __restrict r = static_cast<unsigned char*>(rv);
   const auto* __restrict b = static_cast<const unsigned char*>(bv);
+  // |x| as a signed integer (it fits): NaN patterns are the ones above infinity's
   auto fix = [](U x, U y) { return (x & ~sign) == 0 ? (y & sign) : x; };
   U x, y;
+  S nan = 0;
   if (scalar_b) {
     std::memcpy(&y, b, sizeof(U));
     for (std::int64_t i = 0; i < n; ++i) {
       std::memcpy(&x, r + i * sizeof(U), sizeof(U));
+      nan |= static_cast<S>(static_cast<S>(x & ~sign) > static_cast<S>(inf));
       x = fix(x, y);
       std::memcpy(r + i * sizeof(U), &x, sizeof(U));
     }
@@ -41,10 +48,36 @@ template <class U>
     for (std::int64_t i = 0; i < n; ++i) {
       std::memcpy(&x, r + i * sizeof(U), sizeof(U));
       std::memcpy(&y, b + i * sizeof(U), sizeof(U));
+      nan |= static_cast<S>(static_cast<S>(x & ~sign) > static_cast<S>(inf));
       x = fix(x, y);
       std::memcpy(r + i * sizeof(U), &x, sizeof(U));
     }
   }
+  return nan != 0;
+}
+// Whether any of the n floats (U: their bit patterns' type) is a NaN, in one pass.
+template <class U>
+[[gnu::noinline]] bool any_nan_bits(const void* xv, std::int64_t n) {
+  using S = std::make_signed_t<U>;
+  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+  constexpr U inf = sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+  const auto* __restrict x = static_cast<const unsigned char*>(xv);
+  S nan = 0;
+  U v;
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::memcpy(&v, x + i * sizeof(U), sizeof(U));
+    nan |= static_cast<S>(static_cast<S>(v & ~sign) > static_cast<S>(inf));
+  }
+  return nan != 0;
+}
+// Whether a floating tensor has a NaN: one pass over contiguous float32/64 CPU data, else
+// LibTorch's isnan and any.
+bool has_nan(const at::Tensor& t) {
+  if (t.device().is_cpu() && t.is_contiguous() && !t.is_neg() && !t.requires_grad()) {
+    if (t.scalar_type() == at::kFloat) return any_nan_bits<std::uint32_t>(t.data_ptr(), t.numel());
+    if (t.scalar_type() == at::kDouble) return any_nan_bits<std::uint64_t>(t.data_ptr(), t.numel());
+  }
+  return at::isnan(t).any().item<bool>();
 }
 // Whether any of the n counts (integers of type I, contiguous) is negative or `bits` (a power
 // of two, 8 to 64) or more: read as unsigned, such a count has a bit above bits - 1 set.

@@ -1,4 +1,5 @@
 // xtensor backend: storage, layout helpers, host services and registration.
+#include <cstdlib>
 #include <mutex>
 #include <random>
 
@@ -12,7 +13,8 @@ namespace ivy::xtb {
 
 namespace {
 // Allocates the XtImpl and its buffer in one block: the allocator over-allocates and hands
-// out the tail as the data area (one heap allocation per result array).
+// out the tail as the data area (one heap allocation per result array), aligned to 64 bytes
+// (a cache line; the AVX2 loops lose ~15 % on data 16 bytes off a 32-byte boundary).
 template <class U>
 struct TailAlloc {
   using value_type = U;
@@ -22,9 +24,11 @@ struct TailAlloc {
   template <class V>
   TailAlloc(const TailAlloc<V>& o) : extra(o.extra), tail(o.tail) {}  // NOLINT
   U* allocate(std::size_t n) {
-    std::size_t head = (n * sizeof(U) + 63) & ~static_cast<std::size_t>(63);
-    auto* p = static_cast<unsigned char*>(::operator new(head + extra));
-    *tail = p + head;
+    constexpr std::size_t kAlign = 64;
+    const std::size_t head = n * sizeof(U);
+    auto* p = static_cast<unsigned char*>(::operator new(head + kAlign - 1 + extra));
+    const auto t = (reinterpret_cast<std::uintptr_t>(p + head) + kAlign - 1) & ~static_cast<std::uintptr_t>(kAlign - 1);
+    *tail = p + (t - reinterpret_cast<std::uintptr_t>(p));
     return reinterpret_cast<U*>(p);
   }
   void deallocate(U* p, std::size_t) noexcept { ::operator delete(p); }
@@ -68,7 +72,30 @@ To convert(From v) {
     return static_cast<To>(v);
   }
 }
+
+template <class T, class F>
+[[gnu::always_inline]] inline void convert_all(T* __restrict dst, const F* __restrict src, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) dst[i] = convert<T>(src[i]);
+}
+#if IVY_XT_AVX2
+template <class T, class F>
+IVY_XT_AVX2_FN void convert_all_avx2(T* __restrict dst, const F* __restrict src, std::int64_t n) {
+  convert_all(dst, src, n);
+}
+#endif
 }  // namespace
+
+#if IVY_XT_AVX2
+namespace {
+bool detect_avx2() noexcept {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
+  const char* c = std::getenv("IVY_CPU_CAPABILITY");
+  return c == nullptr || std::strcmp(c, "default") != 0;
+}
+}  // namespace
+const bool kAvx2 = detect_avx2();
+#endif
 
 Array cast(const Array& x, DType d) {
   Array out = alloc(x.shape(), d);
@@ -79,7 +106,12 @@ Array cast(const Array& x, DType d) {
       using T = typename decltype(tt)::type;
       const F* src = ptr<F>(x);
       T* dst = ptr<T>(out);
-      for (std::int64_t i = 0; i < n; ++i) dst[i] = convert<T>(src[i]);
+#if IVY_XT_AVX2
+      if constexpr (!is_cplx_v<F> && !is_cplx_v<T>) {
+        if (kAvx2) return convert_all_avx2(dst, src, n);
+      }
+#endif
+      convert_all(dst, src, n);
     });
   });
   return out;

@@ -10,6 +10,7 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xoperation.hpp>
 
+#include "npy_divmod.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -26,33 +27,73 @@ inline const Array& as_dtype(const Array& x, DType d, Array& tmp) {
 // would apply: for rank-1 contiguous data that is the loop xtensor's assignment compiles
 // to, without building the expression and its adaptors on every call (the per-call cost
 // that dominates small arrays). Everything that broadcasts goes through xtensor.
+// Each loop is compiled for the build's ISA and, on x86-64, for AVX2 (kAvx2, xt_common.hpp).
+template <class U, class T, class F>
+[[gnu::always_inline]] inline void each1(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
+  for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i]);
+}
+// Binary: o[i] = f(a, b, flag); mode 0: both operands full, 1: the second is one element,
+// 2: the first is. `flag` starts at 0 and is returned: functors whose defined result
+// differs from the plain computation for some inputs note those in it (fast_or_defined).
+template <class Flag, class U, class T, class F>
+[[gnu::always_inline]] inline Flag each2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode,
+                                         const F& f) {
+  Flag flag = 0;
+  if (mode == 0) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], q[i], flag);
+  } else if (mode == 1) {
+    const T b = q[0];
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], b, flag);
+  } else {
+    const T a = p[0];
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(a, q[i], flag);
+  }
+  return flag;
+}
+#if IVY_XT_AVX2
+template <class U, class T, class F>
+IVY_XT_AVX2_FN void each1_avx2(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
+  each1(o, p, n, f);
+}
+template <class Flag, class U, class T, class F>
+IVY_XT_AVX2_FN Flag each2_avx2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
+  return each2<Flag>(o, p, q, n, mode, f);
+}
+#endif
 template <class U, class T, class F>
 Array loop1(const Shape& s, DType d, const Array& x, F f) {
   Array out = alloc(s, d);
-  U* __restrict o = ptr<U>(out);
-  const T* __restrict p = ptr<T>(x);
-  const std::int64_t n = out.size();
-  for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i]);
+#if IVY_XT_AVX2
+  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) {
+    if (kAvx2) {
+      each1_avx2(ptr<U>(out), ptr<T>(x), out.size(), f);
+      return out;
+    }
+  }
+#endif
+  each1(ptr<U>(out), ptr<T>(x), out.size(), f);
   return out;
 }
-// mode: 0 both full, 1 second operand is one element, 2 first operand is one element.
+// f(a, b, flag) -> U; the flag (of type Flag) is returned through `flag_out`.
+template <class U, class T, class Flag, class F>
+Array loop2_flag(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f, Flag& flag_out) {
+  Array out = alloc(s, d);
+#if IVY_XT_AVX2
+  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) {
+    if (kAvx2) {
+      flag_out = each2_avx2<Flag>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, f);
+      return out;
+    }
+  }
+#endif
+  flag_out = each2<Flag>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, f);
+  return out;
+}
+// f(a, b) -> U.
 template <class U, class T, class F>
 Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
-  Array out = alloc(s, d);
-  U* __restrict o = ptr<U>(out);
-  const T* p = ptr<T>(x1);
-  const T* q = ptr<T>(x2);
-  const std::int64_t n = out.size();
-  if (mode == 0) {
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], q[i]);
-  } else if (mode == 1) {
-    const T b = q[0];
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], b);
-  } else {
-    const T a = p[0];
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(a, q[i]);
-  }
-  return out;
+  unsigned char unused;
+  return loop2_flag<U, T>(s, d, x1, x2, mode, [f](T a, T b, unsigned char&) { return f(a, b); }, unused);
 }
 // Which loop a binary function can use (-1: broadcasting, take xtensor's path).
 inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
@@ -115,14 +156,7 @@ template <class T> T s_round(T v) {
 }
 template <class T> T s_floordiv(T a, T b) {
   if constexpr (is_realf_v<T>) {
-    if (b == 0) return a == 0 || std::isnan(a) ? std::numeric_limits<T>::quiet_NaN() : (std::signbit(a) != std::signbit(b) ? -INFINITY : INFINITY);
-    T m = std::fmod(a, b);
-    T d = (a - m) / b;
-    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
-    if (d == 0) return std::copysign(T(0), a / b);
-    T f = std::floor(d);
-    if (d - f > T(0.5)) f += 1;
-    return f;
+    return npy::floor_divide(a, b);
   } else if constexpr (std::is_same_v<T, bool>) {
     return a && b;
   } else {
@@ -141,12 +175,15 @@ template <class T> T s_floordiv(T a, T b) {
 // the common case takes floor(a / b) and checks it with an exact remainder: a - q*b is
 // computed exactly (float: in double; double: with a fused multiply-add), and q is the
 // true floor iff that remainder lies in [0, b) (or (b, 0] for negative b). Within
-// |q| < 2^(digits-1) the exact floor is also NumPy's result. Anything else (zero, inf, NaN
-// operands, huge quotients, rounding at the boundary) takes the exact path.
+// |q| < 2^(digits-2) the exact floor is also NumPy's result: NumPy divides the rounded a - fmod
+// by b, and the two roundings move that quotient by less than |q| * 2^(1-digits) < 1/2 from
+// the integer it snaps to. Above, NumPy's result can be one off the exact floor (float32
+// -43457.785 // 0.0055247922: NumPy -7865960, the floor -7865959). Anything else (zero, inf,
+// NaN operands, large quotients, rounding at the boundary) takes the exact path.
 template <class T> bool fast_floor_quot(T a, T b, T& q, T& r) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     q = std::floor(a / b);
-    constexpr T lim = static_cast<T>(std::uint64_t(1) << (std::numeric_limits<T>::digits - 1));
+    constexpr T lim = static_cast<T>(std::uint64_t(1) << (std::numeric_limits<T>::digits - 2));
     if (!(std::fabs(q) < lim)) return false;
     if constexpr (std::is_same_v<T, float>) r = static_cast<T>(static_cast<double>(a) - static_cast<double>(q) * static_cast<double>(b));
     else r = std::fma(-q, b, a);
@@ -175,12 +212,7 @@ template <class T> T s_remainder_fast(T a, T b) {
 }
 template <class T> T s_remainder(T a, T b) {
   if constexpr (is_realf_v<T>) {
-    if (b == 0 || std::isnan(a) || std::isnan(b) || std::isinf(a)) return std::numeric_limits<T>::quiet_NaN();
-    if (std::isinf(b)) return (a == 0 || (a < 0) == (b < 0)) ? a : b;
-    T m = std::fmod(a, b);
-    if (m != 0 && ((b < 0) != (m < 0))) m += b;
-    if (m == 0) m = std::copysign(T(0), b);
-    return m;
+    return npy::remainder(a, b);
   } else if constexpr (std::is_same_v<T, bool>) {
     return false;
   } else {
@@ -461,7 +493,7 @@ void fast_or_defined(const Shape& s, DType d, const Array& x1, const Array& x2, 
     return;
   }
   Flag flag = 0;
-  out = loop2<T, T>(s, d, x1, x2, mode, [&flag, fast](T a, T b) -> T { return fast(a, b, flag); });
+  out = loop2_flag<T, T>(s, d, x1, x2, mode, fast, flag);
   if (flag != 0) out = loop2<T, T>(s, d, x1, x2, mode, defined);
 }
 // Shifts: the plain shift (xtensor's `a << b`, the count masked to the width); the flag
@@ -496,7 +528,7 @@ XT_KERNEL(bitwise_right_shift) { shift_kernel<false>("bitwise_right_shift", in, 
 template <bool Rem>
 [[gnu::always_inline]] inline float fd_try(float a, float b) {
   const float qf = a / b;
-  const bool in_range = std::fabs(qf) < 0x1p23f;  // false for NaN and inf
+  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot; false for NaN and inf
   const float qc = in_range ? qf : 0.f;
   const float t = static_cast<float>(static_cast<std::int32_t>(qc));  // trunc
   const float fl0 = t - (t > qc ? 1.f : 0.f);                          // floor
@@ -514,6 +546,34 @@ template <bool Rem>
     return ok ? fl : std::numeric_limits<float>::quiet_NaN();
   }
 }
+#if IVY_XT_AVX2
+// The same first pass where the CPU has FMA: the check's remainder a - q*b is std::fma's
+// (one rounding), in float. For the true floor q the exact remainder lies in [0, b) (or
+// (b, 0]); rounded once it stays in [0, b] and keeps its sign, and for any other q it lies
+// outside [0, b) and rounding keeps it there (b is a float; a nonzero a - q*b is a multiple
+// of the smaller ulp of a and b, so it does not round to 0): the check decides exactly as
+// the float64 one. A remainder rounded up to b fails it and takes the exact path. The value
+// is NumPy's: fmod is exact, and NumPy's `mod += b` rounds once, as the fma does.
+template <bool Rem>
+[[gnu::always_inline]] inline float fd_try_fma(float a, float b) {
+  const float qf = a / b;
+  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot; false for NaN and inf
+  const float fl = std::floor(in_range ? qf : 0.f);  // -0 for -0, +0 for [0, 1): NumPy's zero
+  const float r = std::fma(-fl, b, a);
+  const bool ok = in_range & (((b > 0.f) & (r >= 0.f) & (r < b)) | ((b < 0.f) & (r <= 0.f) & (r > b)));
+  if constexpr (Rem) return ok ? (r == 0.f ? std::copysign(0.f, b) : r) : std::numeric_limits<float>::quiet_NaN();
+  else return ok ? fl : std::numeric_limits<float>::quiet_NaN();
+}
+template <bool Rem>
+IVY_XT_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float* p, const float* q, std::int64_t n,
+                                                    int mode) {
+  return each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+    const float r = fd_try_fma<Rem>(a, b);
+    flag |= static_cast<std::uint32_t>(r != r);
+    return r;
+  });
+}
+#endif
 template <bool Rem>
 void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   DType cd = spec[0].dtype;
@@ -526,11 +586,20 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
     if constexpr (std::is_same_v<T, float>) {
       if (mode >= 0) {
         std::uint32_t undecided = 0;  // noted in the same loop: no second pass when none
-        out[0] = loop2<float, float>(spec[0].shape, cd, x1, x2, mode, [&undecided](float a, float b) {
-          const float r = fd_try<Rem>(a, b);
-          undecided |= static_cast<std::uint32_t>(r != r);
-          return r;
-        });
+#if IVY_XT_AVX2
+        if (kAvx2) {
+          out[0] = alloc(spec[0].shape, cd);
+          undecided = fd_first_pass_fma<Rem>(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), mode);
+        } else
+#endif
+        out[0] = loop2_flag<float, float>(
+            spec[0].shape, cd, x1, x2, mode,
+            [](float a, float b, std::uint32_t& flag) {
+              const float r = fd_try<Rem>(a, b);
+              flag |= static_cast<std::uint32_t>(r != r);
+              return r;
+            },
+            undecided);
         if (undecided == 0) return;
         float* o = ptr<float>(out[0]);
         const float* p = ptr<float>(x1);

@@ -327,3 +327,53 @@ def test_maximum_minimum_propagate_nan(backend, dtype, name, fn):
     got = to_np(getattr(ivy, name)(ivy.asarray(long_a), ivy.asarray(long_b)))
     np.testing.assert_array_equal(got, fn(long_a, long_b))
     assert np.isnan(got[4000]) and np.isnan(got).sum() == 1
+
+
+def _floordiv_operands(dtype):
+    """Operands where a fast floor(a / b) check can go wrong: quotients within a few ulps of
+    an integer (a = k * b nudged), |a| far below or above |b|, quotients near 2^23 / 2^52,
+    subnormals, signed zeros, infinities and NaN; plus ordinary values."""
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(2026)
+    n = 3000
+    b = (rng.standard_normal(n) * 10.0 ** rng.integers(-8, 9, n)).astype(t)
+    plain = (rng.standard_normal(n) * 10.0 ** rng.integers(-8, 9, n)).astype(t)
+    k = rng.integers(-3000, 3000, n).astype(t)
+    near = (k * b).astype(t)
+    steps = rng.integers(-2, 3, n)
+    for s in (1, 2):
+        near = np.where(steps >= s, np.nextafter(near, t.type(np.inf)), near)
+        near = np.where(steps <= -s, np.nextafter(near, t.type(-np.inf)), near)
+    big = (b * t.type(2.0 ** (np.finfo(t).nmant - 1)) * rng.uniform(0.5, 2.5, n).astype(t)).astype(t)
+    tiny = (b * t.type(2.0 ** -30) * rng.uniform(-1, 1, n).astype(t)).astype(t)
+    sub = np.finfo(t).smallest_subnormal
+    special = np.array([0.0, -0.0, 1.0, -1.0, 7.0, -7.0, 0.5, -0.5, np.inf, -np.inf, np.nan, sub, -sub,
+                        np.finfo(t).max, -np.finfo(t).max, np.finfo(t).tiny, 3.0, -3.0], dtype=t)
+    sa, sb = [m.ravel() for m in np.meshgrid(special, special)]
+    return [(plain, b), (near, b), (big, b), (tiny, b), (sa, sb)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn", [("floor_divide", np.floor_divide), ("remainder", np.remainder)])
+def test_floor_divide_remainder_exact(backend, dtype, name, fn):
+    """Contiguous operands (the kernels' fast paths: both full, or one a single element)
+    against NumPy bit for bit, sign of zero included; NaN where NumPy gives NaN. Each group
+    of operands separately (a NaN result sends a whole torch result to the exact path)."""
+    f = getattr(ivy, name)
+
+    def same(got, exp):
+        nan = np.isnan(exp)
+        np.testing.assert_array_equal(np.isnan(got), nan)
+        np.testing.assert_array_equal(got[~nan], exp[~nan])
+        np.testing.assert_array_equal(np.signbit(got[~nan]), np.signbit(exp[~nan]))
+
+    for a, b in _floordiv_operands(dtype):
+        with np.errstate(all="ignore"):
+            same(to_np(f(ivy.asarray(a), ivy.asarray(b))), fn(a, b))
+            for s in (b[7], np.float64(3.0).astype(a.dtype), np.float64(-0.25).astype(a.dtype)):
+                one = np.array([s], dtype=a.dtype)
+                same(to_np(f(ivy.asarray(a), ivy.asarray(one))), fn(a, one))
+                same(to_np(f(ivy.asarray(one), ivy.asarray(a))), fn(one, a))
+            m = 18  # broadcasting (rows against one row of divisors): xtensor's expression path
+            a2, b2 = a[: len(a) // m * m].reshape(-1, m), b[:m]
+            same(to_np(f(ivy.asarray(a2), ivy.asarray(b2))), fn(a2, b2))
