@@ -1,9 +1,26 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
+#include "cpu_isa.hpp"
 #include "ivy/core.hpp"
+
+#if IVY_AVX2
+namespace ivy::isa {
+namespace {
+bool detect_avx2() noexcept {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
+  const char* c = std::getenv("IVY_CPU_CAPABILITY");
+  return c == nullptr || std::strcmp(c, "default") != 0;
+}
+}  // namespace
+const bool kAvx2 = detect_avx2();
+}  // namespace ivy::isa
+#endif
 
 namespace ivy {
 

@@ -12,12 +12,34 @@
 #include <mutex>
 
 #include "ivy/backends/torch.hpp"
+#include "cpu_isa.hpp"
 #include "npy_divmod.hpp"
 #include "ivy/dispatch.hpp"
 
 namespace ivy::torch {
 
 namespace {
+// The passes below over LibTorch's results and operands are compiled for the baseline ISA
+// and for AVX2 (src/cpu_isa.hpp): NAME_body is the loop, NAME picks the build at run time.
+#if IVY_AVX2
+#define ISA_PASS(ret, name, params, args)                                                 \
+  template <class U>                                                                      \
+  [[gnu::noinline]] ret name##_base params { return name##_body<U> args; }                \
+  template <class U>                                                                      \
+  [[gnu::noinline]] IVY_AVX2_FN ret name##_avx2 params { return name##_body<U> args; }    \
+  template <class U>                                                                      \
+  ret name params { return ::ivy::isa::kAvx2 ? name##_avx2<U> args : name##_base<U> args; }
+#else
+#define ISA_PASS(ret, name, params, args) \
+  template <class U>                      \
+  [[gnu::noinline]] ret name params { return name##_body<U> args; }
+#endif
+// Float bit patterns (U: uint32 or uint64): NaN iff |x| (the pattern without its sign) is
+// above infinity's, i.e. iff inf - |x| wraps around and sets the top bit.
+template <class U> inline constexpr U kSignBit = U(1) << (sizeof(U) * 8 - 1);
+template <class U> inline constexpr U kInfBits = sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+template <class U> [[gnu::always_inline]] inline U nan_bit(U x) { return (kInfBits<U> - (x & ~kSignBit<U>)); }
+
 // at::remainder is fmod-based like NumPy's, but a zero result keeps the dividend's sign
 // where NumPy gives it the divisor's. A nonzero result already has the divisor's sign, so
 // giving zeros the divisor's sign changes nothing else (a copysign in general, in place on
@@ -26,21 +48,17 @@ namespace {
 // vectorize; the float compare-and-select form does not without -fno-trapping-math).
 // Returns whether any r[i] is a NaN (see np_remainder).
 template <class U>
-[[gnu::noinline]] bool zero_signs(void* rv, const void* bv, std::int64_t n, bool scalar_b) {
-  using S = std::make_signed_t<U>;
-  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-  constexpr U inf = sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+[[gnu::always_inline]] inline bool zero_signs_body(void* rv, const void* bv, std::int64_t n, bool scalar_b) {
+  constexpr U sign = kSignBit<U>;
   auto* __restrict r = static_cast<unsigned char*>(rv);
   const auto* __restrict b = static_cast<const unsigned char*>(bv);
-  // |x| as a signed integer (it fits): NaN patterns are the ones above infinity's
   auto fix = [](U x, U y) { return (x & ~sign) == 0 ? (y & sign) : x; };
-  U x, y;
-  S nan = 0;
+  U x, y, nan = 0;
   if (scalar_b) {
     std::memcpy(&y, b, sizeof(U));
     for (std::int64_t i = 0; i < n; ++i) {
       std::memcpy(&x, r + i * sizeof(U), sizeof(U));
-      nan |= static_cast<S>(static_cast<S>(x & ~sign) > static_cast<S>(inf));
+      nan |= nan_bit(x);
       x = fix(x, y);
       std::memcpy(r + i * sizeof(U), &x, sizeof(U));
     }
@@ -48,32 +66,27 @@ template <class U>
     for (std::int64_t i = 0; i < n; ++i) {
       std::memcpy(&x, r + i * sizeof(U), sizeof(U));
       std::memcpy(&y, b + i * sizeof(U), sizeof(U));
-      nan |= static_cast<S>(static_cast<S>(x & ~sign) > static_cast<S>(inf));
+      nan |= nan_bit(x);
       x = fix(x, y);
       std::memcpy(r + i * sizeof(U), &x, sizeof(U));
     }
   }
-  return nan != 0;
+  return (nan & sign) != 0;
 }
+ISA_PASS(bool, zero_signs, (void* r, const void* b, std::int64_t n, bool scalar_b), (r, b, n, scalar_b))
 // Whether any of the n floats (U: their bit patterns' type) is a NaN, in one pass.
 template <class U>
-[[gnu::noinline]] bool any_nan_bits(const void* xv, std::int64_t n) {
-  using S = std::make_signed_t<U>;
-  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-  constexpr U inf = sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
-  const auto* __restrict x = static_cast<const unsigned char*>(xv);
-  S nan = 0;
-  U v;
-  for (std::int64_t i = 0; i < n; ++i) {
-    std::memcpy(&v, x + i * sizeof(U), sizeof(U));
-    nan |= static_cast<S>(static_cast<S>(v & ~sign) > static_cast<S>(inf));
-  }
-  return nan != 0;
+[[gnu::always_inline]] inline bool any_nan_bits_body(const void* xv, std::int64_t n) {
+  const U* __restrict x = static_cast<const U*>(xv);
+  U nan = 0;
+  for (std::int64_t i = 0; i < n; ++i) nan |= nan_bit(x[i]);
+  return (nan & kSignBit<U>) != 0;
 }
+ISA_PASS(bool, any_nan_bits, (const void* x, std::int64_t n), (x, n))
 // Whether a floating tensor has a NaN: one pass over contiguous float32/64 CPU data, else
 // LibTorch's isnan and any.
 bool has_nan(const at::Tensor& t) {
-  if (t.device().is_cpu() && t.is_contiguous() && !t.is_neg() && !t.requires_grad()) {
+  if (t.device().is_cpu() && t.is_contiguous() && !t.is_neg()) {
     if (t.scalar_type() == at::kFloat) return any_nan_bits<std::uint32_t>(t.data_ptr(), t.numel());
     if (t.scalar_type() == at::kDouble) return any_nan_bits<std::uint64_t>(t.data_ptr(), t.numel());
   }
@@ -83,7 +96,7 @@ bool has_nan(const at::Tensor& t) {
 // of two, 8 to 64) or more: read as unsigned, such a count has a bit above bits - 1 set.
 // Or-reduced without an early exit, so that the loop vectorizes.
 template <class I>
-[[gnu::noinline]] bool counts_out_of_range(const void* cv, std::int64_t n, std::uint64_t bits) {
+[[gnu::always_inline]] inline bool counts_out_of_range_body(const void* cv, std::int64_t n, std::uint64_t bits) {
   using U = std::make_unsigned_t<I>;
   const I* __restrict c = static_cast<const I*>(cv);
   const U high = static_cast<U>(~(bits - 1));
@@ -91,6 +104,8 @@ template <class I>
   for (std::int64_t i = 0; i < n; ++i) acc |= static_cast<U>(static_cast<U>(c[i]) & high);
   return acc != 0;
 }
+ISA_PASS(bool, counts_out_of_range, (const void* c, std::int64_t n, std::uint64_t bits), (c, n, bits))
+#undef ISA_PASS
 // The same for a count tensor of any layout: one pass over contiguous CPU data, else
 // LibTorch's comparisons (then any count that may be out of range counts).
 bool shift_counts_out_of_range(const at::Tensor& c, std::int64_t bits) {

@@ -77,25 +77,14 @@ template <class T, class F>
 [[gnu::always_inline]] inline void convert_all(T* __restrict dst, const F* __restrict src, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) dst[i] = convert<T>(src[i]);
 }
-#if IVY_XT_AVX2
+#if IVY_AVX2
 template <class T, class F>
-IVY_XT_AVX2_FN void convert_all_avx2(T* __restrict dst, const F* __restrict src, std::int64_t n) {
+IVY_AVX2_FN void convert_all_avx2(T* __restrict dst, const F* __restrict src, std::int64_t n) {
   convert_all(dst, src, n);
 }
 #endif
 }  // namespace
 
-#if IVY_XT_AVX2
-namespace {
-bool detect_avx2() noexcept {
-  __builtin_cpu_init();
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
-  const char* c = std::getenv("IVY_CPU_CAPABILITY");
-  return c == nullptr || std::strcmp(c, "default") != 0;
-}
-}  // namespace
-const bool kAvx2 = detect_avx2();
-#endif
 
 Array cast(const Array& x, DType d) {
   Array out = alloc(x.shape(), d);
@@ -106,9 +95,9 @@ Array cast(const Array& x, DType d) {
       using T = typename decltype(tt)::type;
       const F* src = ptr<F>(x);
       T* dst = ptr<T>(out);
-#if IVY_XT_AVX2
+#if IVY_AVX2
       if constexpr (!is_cplx_v<F> && !is_cplx_v<T>) {
-        if (kAvx2) return convert_all_avx2(dst, src, n);
+        if (isa::kAvx2) return convert_all_avx2(dst, src, n);
       }
 #endif
       convert_all(dst, src, n);

@@ -19,6 +19,7 @@
 #include <xtensor/xnoalias.hpp>
 #include <xtensor/xstorage.hpp>
 
+#include "cpu_isa.hpp"
 #include "ivy/dispatch.hpp"
 
 namespace ivy::xtb {
@@ -98,24 +99,6 @@ auto view(const Array& a) {
   return xt::adapt(ptr<T>(a), static_cast<std::size_t>(a.size()), xt::no_ownership(), xshape(a.shape()));
 }
 
-// CPU capability. On x86-64 the backend's own contiguous loops (the elementwise kernels and
-// dtype conversion) are compiled twice: for the ISA the build targets (the x86-64 baseline,
-// SSE2, by default) and for AVX2 (the same source under [[gnu::target("avx2")]]), picked
-// per call by `kAvx2`: true when the CPU has AVX2 and FMA, unless the environment says
-// IVY_CPU_CAPABILITY=default (LibTorch picks its kernels the same way: ATEN_CPU_CAPABILITY).
-// Results are the same bit for bit on both: the loops do the same IEEE operations lane by
-// lane in wider vectors and call the same libm functions; FMA is used only where a kernel
-// asks for it by name (std::fma, exact by definition; the file builds with
-// -ffp-contract=off, so nothing else is fused). Zero-initialized before its dynamic
-// initialization: a call that comes earlier takes the baseline loops.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define IVY_XT_AVX2 1
-#define IVY_XT_AVX2_FN [[gnu::target("avx2")]]
-#define IVY_XT_AVX2_FMA_FN [[gnu::target("avx2,fma")]]
-extern const bool kAvx2;
-#else
-#define IVY_XT_AVX2 0
-#endif
 
 // A fresh, uninitialized buffer for an array of shape s and dtype d (kernels write every element).
 Array alloc(const Shape& s, DType d);

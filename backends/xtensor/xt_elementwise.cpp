@@ -27,7 +27,7 @@ inline const Array& as_dtype(const Array& x, DType d, Array& tmp) {
 // would apply: for rank-1 contiguous data that is the loop xtensor's assignment compiles
 // to, without building the expression and its adaptors on every call (the per-call cost
 // that dominates small arrays). Everything that broadcasts goes through xtensor.
-// Each loop is compiled for the build's ISA and, on x86-64, for AVX2 (kAvx2, xt_common.hpp).
+// Each loop is compiled for the build's ISA and, on x86-64, for AVX2 (isa::kAvx2, src/cpu_isa.hpp).
 template <class U, class T, class F>
 [[gnu::always_inline]] inline void each1(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
   for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i]);
@@ -50,22 +50,22 @@ template <class Flag, class U, class T, class F>
   }
   return flag;
 }
-#if IVY_XT_AVX2
+#if IVY_AVX2
 template <class U, class T, class F>
-IVY_XT_AVX2_FN void each1_avx2(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
+IVY_AVX2_FN void each1_avx2(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
   each1(o, p, n, f);
 }
 template <class Flag, class U, class T, class F>
-IVY_XT_AVX2_FN Flag each2_avx2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
+IVY_AVX2_FN Flag each2_avx2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
   return each2<Flag>(o, p, q, n, mode, f);
 }
 #endif
 template <class U, class T, class F>
 Array loop1(const Shape& s, DType d, const Array& x, F f) {
   Array out = alloc(s, d);
-#if IVY_XT_AVX2
+#if IVY_AVX2
   if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) {
-    if (kAvx2) {
+    if (isa::kAvx2) {
       each1_avx2(ptr<U>(out), ptr<T>(x), out.size(), f);
       return out;
     }
@@ -78,9 +78,9 @@ Array loop1(const Shape& s, DType d, const Array& x, F f) {
 template <class U, class T, class Flag, class F>
 Array loop2_flag(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f, Flag& flag_out) {
   Array out = alloc(s, d);
-#if IVY_XT_AVX2
+#if IVY_AVX2
   if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) {
-    if (kAvx2) {
+    if (isa::kAvx2) {
       flag_out = each2_avx2<Flag>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, f);
       return out;
     }
@@ -546,7 +546,7 @@ template <bool Rem>
     return ok ? fl : std::numeric_limits<float>::quiet_NaN();
   }
 }
-#if IVY_XT_AVX2
+#if IVY_AVX2
 // The same first pass where the CPU has FMA: the check's remainder a - q*b is std::fma's
 // (one rounding), in float. For the true floor q the exact remainder lies in [0, b) (or
 // (b, 0]); rounded once it stays in [0, b] and keeps its sign, and for any other q it lies
@@ -565,7 +565,7 @@ template <bool Rem>
   else return ok ? fl : std::numeric_limits<float>::quiet_NaN();
 }
 template <bool Rem>
-IVY_XT_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float* p, const float* q, std::int64_t n,
+IVY_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float* p, const float* q, std::int64_t n,
                                                     int mode) {
   return each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
     const float r = fd_try_fma<Rem>(a, b);
@@ -586,8 +586,8 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
     if constexpr (std::is_same_v<T, float>) {
       if (mode >= 0) {
         std::uint32_t undecided = 0;  // noted in the same loop: no second pass when none
-#if IVY_XT_AVX2
-        if (kAvx2) {
+#if IVY_AVX2
+        if (isa::kAvx2) {
           out[0] = alloc(spec[0].shape, cd);
           undecided = fd_first_pass_fma<Rem>(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), mode);
         } else

@@ -1,0 +1,24 @@
+// CPU capability for the backends' own loops. On x86-64 a backend's hot loops of its own
+// (the xtensor backend's elementwise kernels and dtype conversion, the torch backend's
+// passes that make LibTorch's results NumPy's) are compiled twice: for the ISA the build
+// targets (the x86-64 baseline, SSE2, by default) and for AVX2 (the same source under
+// IVY_AVX2_FN, [[gnu::target("avx2")]]), picked per call by `isa::kAvx2`: true when the CPU
+// has AVX2 and FMA, unless the environment says IVY_CPU_CAPABILITY=default (LibTorch picks
+// its kernels the same way: ATEN_CPU_CAPABILITY). Results are the same bit for bit on both:
+// the loops do the same IEEE operations lane by lane in wider vectors and call the same
+// libm functions; FMA is used only where a kernel asks for it by name (std::fma, exact by
+// definition; the files with such loops build with -ffp-contract=off, so nothing else is
+// fused). kAvx2 is zero-initialized before its dynamic initialization (src/core.cpp): a
+// call that comes earlier takes the baseline loops.
+#pragma once
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define IVY_AVX2 1
+#define IVY_AVX2_FN [[gnu::target("avx2")]]
+#define IVY_AVX2_FMA_FN [[gnu::target("avx2,fma")]]
+namespace ivy::isa {
+extern const bool kAvx2;
+}  // namespace ivy::isa
+#else
+#define IVY_AVX2 0
+#endif
