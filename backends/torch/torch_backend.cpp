@@ -742,9 +742,22 @@ KERNEL(nonzero) {
   });
 }
 RUN(where, SET(AT(where, T(in[0]), *in_as(in[1], spec[0].dtype), *in_as(in[2], spec[0].dtype))))
+// NumPy's order puts NaN after +inf; LibTorch's binary search compares with `<`, for which
+// NaN is unordered (sorted [1, 2, inf, nan, nan]: torch gives 5 for a NaN on the left and
+// for inf on the right, NumPy 3). When the sorted values hold NaN, they are searched with
+// NaN read as +inf, capped at the number k of non-NaN values (every non-NaN value's answer
+// is at most k), and a NaN value gets k (left) or the length (right).
+at::Tensor np_searchsorted(const at::Tensor& s, const at::Tensor& v, bool right) {
+  at::Tensor r = at::searchsorted(s, v, false, right);
+  if (!s.is_floating_point() || !::ivy::torch::has_nan(s)) return r;
+  const at::Tensor nan_s = at::isnan(s);
+  const at::Tensor k = at::logical_not(nan_s).sum();
+  r = at::minimum(at::searchsorted(at::where(nan_s, INFINITY, s), v, false, right), k);
+  return at::where(at::isnan(v), right ? at::full({}, s.numel(), r.options()) : k.to(r.scalar_type()), r);
+}
 RUN(searchsorted, {
   DType c = result_type(in[0].dtype(), in[1].dtype());
-  SET(at::searchsorted(in_as(in[0], c)->contiguous(), in_as(in[1], c)->contiguous(), false, a.b0));
+  SET(np_searchsorted(in_as(in[0], c)->contiguous(), in_as(in[1], c)->contiguous(), a.b0));
 })
 std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) {
   // Stable sort, in either direction, keeps equal elements in their original order.

@@ -45,6 +45,30 @@ def test_searchsorted(backend, side):
           np.searchsorted(u, [2.5], sorter=srt))
 
 
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint8"])
+def test_searchsorted_lengths(backend, side, dtype):
+    """Sorted arrays of every length up to 40 and a few long ones, with runs of equal values
+    (and for floats -0/+0, infinities and NaN, which sorts last), searched for every value
+    they hold, values between and beyond them, and NaN: NumPy's indices exactly."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(5)
+    for n in list(range(41)) + [100, 257, 1000, 4099]:
+        if t.kind == "f":
+            pool = np.array([-np.inf, -2.5, -1.0, -0.0, 0.0, 1.0, 1.5, 3.0, np.inf, np.nan], dtype=t)
+            s = np.sort(np.concatenate([rng.choice(pool, n // 2), rng.normal(size=n - n // 2).astype(t)]))
+            v = np.concatenate([s, pool, rng.normal(size=64).astype(t), (s[:-1] + s[1:]) / 2 if n > 1 else s])
+        else:
+            info = np.iinfo(t)
+            s = np.sort(rng.integers(max(info.min, -50), min(info.max, 50), n, endpoint=True).astype(t))
+            v = np.concatenate([s, np.array([info.min, info.max, 0], dtype=t),
+                                rng.integers(max(info.min, -60), min(info.max, 60), 64, endpoint=True).astype(t)])
+        with np.errstate(invalid="ignore"):
+            want = np.searchsorted(s, v, side=side).astype(np.int64)
+        check(ivy.searchsorted(ivy.asarray(s), ivy.asarray(v), side=side), want)
+
+
 def test_unique(backend):
     a = np.array([[3, 1, 2], [1, 3, 3]], dtype=np.int32)
     x = ivy.asarray(a)
