@@ -34,31 +34,26 @@ namespace {
   template <class U>                      \
   [[gnu::noinline]] ret name params { return name##_body<U> args; }
 #endif
-// Float bit patterns (U: uint32 or uint64): NaN iff |x| (the pattern without its sign) is
-// above infinity's, i.e. iff inf - |x| wraps around and sets the top bit.
+// The sign bit of a float bit pattern (U: uint32 or uint64).
 template <class U> inline constexpr U kSignBit = U(1) << (sizeof(U) * 8 - 1);
-template <class U> inline constexpr U kInfBits = sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
-template <class U> [[gnu::always_inline]] inline U nan_bit(U x) { return (kInfBits<U> - (x & ~kSignBit<U>)); }
 
 // at::remainder is fmod-based like NumPy's, but a zero result keeps the dividend's sign
 // where NumPy gives it the divisor's. A nonzero result already has the divisor's sign, so
 // giving zeros the divisor's sign changes nothing else (a copysign in general, in place on
-// the fresh result in the common case below).
+// the fresh result in the common case below, where it only writes when a zero occurred).
 // r[i] = +-0 with b[i]'s sign where r[i] is a zero, on the bit patterns (integer selects
 // vectorize; the float compare-and-select form does not without -fno-trapping-math).
-// Returns whether any r[i] is a NaN (see np_remainder).
 template <class U>
-[[gnu::always_inline]] inline bool zero_signs_body(void* rv, const void* bv, std::int64_t n, bool scalar_b) {
+[[gnu::always_inline]] inline void zero_signs_body(void* rv, const void* bv, std::int64_t n, bool scalar_b) {
   constexpr U sign = kSignBit<U>;
   auto* __restrict r = static_cast<unsigned char*>(rv);
   const auto* __restrict b = static_cast<const unsigned char*>(bv);
   auto fix = [](U x, U y) { return (x & ~sign) == 0 ? (y & sign) : x; };
-  U x, y, nan = 0;
+  U x, y;
   if (scalar_b) {
     std::memcpy(&y, b, sizeof(U));
     for (std::int64_t i = 0; i < n; ++i) {
       std::memcpy(&x, r + i * sizeof(U), sizeof(U));
-      nan |= nan_bit(x);
       x = fix(x, y);
       std::memcpy(r + i * sizeof(U), &x, sizeof(U));
     }
@@ -66,29 +61,36 @@ template <class U>
     for (std::int64_t i = 0; i < n; ++i) {
       std::memcpy(&x, r + i * sizeof(U), sizeof(U));
       std::memcpy(&y, b + i * sizeof(U), sizeof(U));
-      nan |= nan_bit(x);
       x = fix(x, y);
       std::memcpy(r + i * sizeof(U), &x, sizeof(U));
     }
   }
-  return (nan & sign) != 0;
 }
-ISA_PASS(bool, zero_signs, (void* r, const void* b, std::int64_t n, bool scalar_b), (r, b, n, scalar_b))
-// Whether any of the n floats (U: their bit patterns' type) is a NaN, in one pass.
+ISA_PASS(void, zero_signs, (void* r, const void* b, std::int64_t n, bool scalar_b), (r, b, n, scalar_b))
+// Whether any of n floats (U: float or double) is a NaN, and whether any is a zero or a NaN,
+// in one read-only pass each (a compare and an or per vector).
 template <class U>
-[[gnu::always_inline]] inline bool any_nan_bits_body(const void* xv, std::int64_t n) {
+[[gnu::always_inline]] inline bool any_nan_body(const void* xv, std::int64_t n) {
   const U* __restrict x = static_cast<const U*>(xv);
-  U nan = 0;
-  for (std::int64_t i = 0; i < n; ++i) nan |= nan_bit(x[i]);
-  return (nan & kSignBit<U>) != 0;
+  int acc = 0;
+  for (std::int64_t i = 0; i < n; ++i) acc |= x[i] != x[i];
+  return acc != 0;
 }
-ISA_PASS(bool, any_nan_bits, (const void* x, std::int64_t n), (x, n))
+ISA_PASS(bool, any_nan, (const void* x, std::int64_t n), (x, n))
+template <class U>
+[[gnu::always_inline]] inline bool any_zero_or_nan_body(const void* xv, std::int64_t n) {
+  const U* __restrict x = static_cast<const U*>(xv);
+  int acc = 0;
+  for (std::int64_t i = 0; i < n; ++i) acc |= !(std::fabs(x[i]) > U(0));
+  return acc != 0;
+}
+ISA_PASS(bool, any_zero_or_nan, (const void* x, std::int64_t n), (x, n))
 // Whether a floating tensor has a NaN: one pass over contiguous float32/64 CPU data, else
 // LibTorch's isnan and any.
 bool has_nan(const at::Tensor& t) {
   if (t.device().is_cpu() && t.is_contiguous() && !t.is_neg()) {
-    if (t.scalar_type() == at::kFloat) return any_nan_bits<std::uint32_t>(t.data_ptr(), t.numel());
-    if (t.scalar_type() == at::kDouble) return any_nan_bits<std::uint64_t>(t.data_ptr(), t.numel());
+    if (t.scalar_type() == at::kFloat) return any_nan<float>(t.data_ptr(), t.numel());
+    if (t.scalar_type() == at::kDouble) return any_nan<double>(t.data_ptr(), t.numel());
   }
   return at::isnan(t).any().item<bool>();
 }
