@@ -1,5 +1,4 @@
 // xtensor backend: storage, layout helpers, host services and registration.
-#include <cstdlib>
 #include <mutex>
 #include <random>
 
@@ -84,7 +83,6 @@ IVY_AVX2_FN void convert_all_avx2(T* __restrict dst, const F* __restrict src, st
 }
 #endif
 }  // namespace
-
 
 Array cast(const Array& x, DType d) {
   Array out = alloc(x.shape(), d);
