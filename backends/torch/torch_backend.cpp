@@ -8,6 +8,7 @@
 #include <torch/csrc/autograd/VariableTypeUtils.h>
 
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <mutex>
 
@@ -85,6 +86,18 @@ template <class U>
   return acc != 0;
 }
 ISA_PASS(bool, any_zero_or_nan, (const void* x, std::int64_t n), (x, n))
+// Whether any of n floats is not a normal number (zero, subnormal, infinite or NaN).
+template <class U>
+[[gnu::always_inline]] inline bool any_not_normal_body(const void* xv, std::int64_t n) {
+  const U* __restrict x = static_cast<const U*>(xv);
+  int acc = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const U m = std::fabs(x[i]);
+    acc |= !(m >= std::numeric_limits<U>::min()) | !(m < std::numeric_limits<U>::infinity());
+  }
+  return acc != 0;
+}
+ISA_PASS(bool, any_not_normal, (const void* x, std::int64_t n), (x, n))
 // Whether a floating tensor has a NaN: one pass over contiguous float32/64 CPU data, else
 // LibTorch's isnan and any.
 bool has_nan(const at::Tensor& t) {
@@ -93,6 +106,21 @@ bool has_nan(const at::Tensor& t) {
     if (t.scalar_type() == at::kDouble) return any_nan<double>(t.data_ptr(), t.numel());
   }
   return at::isnan(t).any().item<bool>();
+}
+// The smallest normal number of a floating dtype (bfloat16 has float32's exponent range).
+double min_normal(at::ScalarType t) {
+  if (t == at::kDouble) return std::numeric_limits<double>::min();
+  if (t == at::kHalf) return 0x1p-14;
+  return std::numeric_limits<float>::min();
+}
+// Whether a floating tensor has a value that is not a normal number (the same, for log1p).
+bool has_not_normal(const at::Tensor& t) {
+  if (t.device().is_cpu() && t.is_contiguous() && !t.is_neg()) {
+    if (t.scalar_type() == at::kFloat) return any_not_normal<float>(t.data_ptr(), t.numel());
+    if (t.scalar_type() == at::kDouble) return any_not_normal<double>(t.data_ptr(), t.numel());
+  }
+  const at::Tensor m = at::abs(t);
+  return at::logical_not(at::logical_and(at::ge(m, min_normal(t.scalar_type())), at::lt(m, INFINITY))).any().item<bool>();
 }
 // Whether any of the n counts (integers of type I, contiguous) is negative or `bits` (a power
 // of two, 8 to 64) or more: read as unsigned, such a count has a bit above bits - 1 set.

@@ -377,3 +377,24 @@ def test_floor_divide_remainder_exact(backend, dtype, name, fn):
             m = 18  # broadcasting (rows against one row of divisors): xtensor's expression path
             a2, b2 = a[: len(a) // m * m].reshape(-1, m), b[:m]
             same(to_np(f(ivy.asarray(a2), ivy.asarray(b2))), fn(a2, b2))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_log1p_extremes(backend, dtype):
+    """log1p near the top of the range and of subnormals (LibTorch's vectorized log1p gives
+    inf above ~1e38 and 0 for the smallest float32 subnormals), next to the special values;
+    repeated so that vectorized loops see every value."""
+    t = np.dtype(dtype)
+    fi = np.finfo(t)
+    x = np.array([fi.max, fi.max / 3, 1e30, fi.smallest_subnormal, -fi.smallest_subnormal, fi.tiny / 1e3, 0.0, -0.0,
+                  -1.0, -2.0, np.inf, -np.inf, np.nan, 0.5, -0.5, 3.0], dtype=t)
+    x = np.tile(x, 5)
+    with np.errstate(all="ignore"):
+        want = np.log1p(x)
+    got = to_np(ivy.log1p(ivy.asarray(x)))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    fin = np.isfinite(want)
+    np.testing.assert_array_equal(np.signbit(got[fin]), np.signbit(want[fin]))
+    np.testing.assert_allclose(got[fin], want[fin], rtol=4 * fi.eps, atol=0)
+    np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
