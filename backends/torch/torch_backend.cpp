@@ -8,8 +8,8 @@
 #include <torch/csrc/autograd/VariableTypeUtils.h>
 
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <mutex>
 
 #include "ivy/backends/torch.hpp"
