@@ -68,34 +68,32 @@ template <class U>
   }
 }
 ISA_PASS(void, zero_signs, (void* r, const void* b, std::int64_t n, bool scalar_b), (r, b, n, scalar_b))
-// Whether any of n floats (U: float or double) is a NaN, and whether any is a zero or a NaN,
-// in one read-only pass each (a compare and an or per vector).
-template <class U>
-[[gnu::always_inline]] inline bool any_nan_body(const void* xv, std::int64_t n) {
+// Whether any of n floats (U: float or double) is a NaN / a zero or a NaN / not a normal
+// number (zero, subnormal, infinite or NaN), in one read-only pass (compares and an or per
+// vector).
+template <class U, class Pred>
+[[gnu::always_inline]] inline bool any_float(const void* xv, std::int64_t n, Pred pred) {
   const U* __restrict x = static_cast<const U*>(xv);
   int acc = 0;
-  for (std::int64_t i = 0; i < n; ++i) acc |= x[i] != x[i];
+  for (std::int64_t i = 0; i < n; ++i) acc |= pred(x[i]);
   return acc != 0;
+}
+template <class U>
+[[gnu::always_inline]] inline bool any_nan_body(const void* x, std::int64_t n) {
+  return any_float<U>(x, n, [](U v) { return v != v; });
 }
 ISA_PASS(bool, any_nan, (const void* x, std::int64_t n), (x, n))
 template <class U>
-[[gnu::always_inline]] inline bool any_zero_or_nan_body(const void* xv, std::int64_t n) {
-  const U* __restrict x = static_cast<const U*>(xv);
-  int acc = 0;
-  for (std::int64_t i = 0; i < n; ++i) acc |= !(std::fabs(x[i]) > U(0));
-  return acc != 0;
+[[gnu::always_inline]] inline bool any_zero_or_nan_body(const void* x, std::int64_t n) {
+  return any_float<U>(x, n, [](U v) { return !(std::fabs(v) > U(0)); });
 }
 ISA_PASS(bool, any_zero_or_nan, (const void* x, std::int64_t n), (x, n))
-// Whether any of n floats is not a normal number (zero, subnormal, infinite or NaN).
 template <class U>
-[[gnu::always_inline]] inline bool any_not_normal_body(const void* xv, std::int64_t n) {
-  const U* __restrict x = static_cast<const U*>(xv);
-  int acc = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const U m = std::fabs(x[i]);
-    acc |= !(m >= std::numeric_limits<U>::min()) | !(m < std::numeric_limits<U>::infinity());
-  }
-  return acc != 0;
+[[gnu::always_inline]] inline bool any_not_normal_body(const void* x, std::int64_t n) {
+  return any_float<U>(x, n, [](U v) {
+    const U m = std::fabs(v);
+    return !(m >= std::numeric_limits<U>::min()) | !(m < std::numeric_limits<U>::infinity());
+  });
 }
 ISA_PASS(bool, any_not_normal, (const void* x, std::int64_t n), (x, n))
 // Whether a floating tensor has a NaN: one pass over contiguous float32/64 CPU data, else

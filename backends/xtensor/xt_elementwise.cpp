@@ -16,12 +16,6 @@
 namespace ivy::xtb {
 namespace {
 
-// x itself when it already has dtype d (no handle copy), else a cast kept in `tmp`.
-inline const Array& as_dtype(const Array& x, DType d, Array& tmp) {
-  if (x.dtype() == d) return x;
-  tmp = cast(x, d);
-  return tmp;
-}
 // Contiguous inputs of the result's shape (and one-element operands of binary functions)
 // are evaluated with a plain loop over the same scalar functor the xtensor expression
 // would apply: for rank-1 contiguous data that is the loop xtensor's assignment compiles
@@ -363,8 +357,8 @@ template <class T> using bool_t = bool;
 #define UNARY_XT(name, xtfn)                                                                     \
   XT_KERNEL(name) {                                                                              \
     DType d = spec[0].dtype;                                                                     \
-    Array tmp;                                                                                   \
-    const Array& x = as_dtype(in[0], d, tmp);                                                    \
+    const As xa(in[0], d);                                                                       \
+    const Array& x = *xa;                                                                        \
     visit_float(d, [&](auto tag) {                                                               \
       using T = typename decltype(tag)::type;                                                    \
       out[0] = loop1<T, T>(spec[0].shape, d, x, [](T v) { using std::xtfn; return xtfn(v); });   \
@@ -397,8 +391,8 @@ UNARY_XT(tanh, tanh)
       return;                                                                                      \
     }                                                                                              \
     DType cd = CD;                                                                                 \
-    Array tmp;                                                                                     \
-    const Array& x = as_dtype(in[0], cd, tmp);                                                     \
+    const As xa(in[0], cd);                                                                        \
+    const Array& x = *xa;                                                                          \
     VISIT_IF(VIS, cd, COND, #name, {                                                               \
       using U = OUT<T>;                                                                            \
       auto f = [](T v) -> U { return static_cast<U>(EXPR); };                                      \
@@ -437,9 +431,8 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
 #define BINARY_FN(name, VIS, CD, COND, OUT, EXPR)                                                   \
   XT_KERNEL(name) {                                                                                 \
     DType cd = CD;                                                                                  \
-    Array tmp1, tmp2;                                                                               \
-    const Array& x1 = as_dtype(in[0], cd, tmp1);                                                    \
-    const Array& x2 = as_dtype(in[1], cd, tmp2);                                                    \
+    const As a1(in[0], cd), a2(in[1], cd);                                                          \
+    const Array &x1 = *a1, &x2 = *a2;                                                               \
     VISIT_IF(VIS, cd, COND, #name, {                                                                \
       using U = OUT<T>;                                                                             \
       auto f = [](T a, T b) -> U { return static_cast<U>(EXPR); };                                  \
@@ -501,10 +494,9 @@ void fast_or_defined(const Shape& s, DType d, const Array& x1, const Array& x2, 
 // unsigned, a negative count is too); those give the defined form (s_lshift/s_rshift).
 template <bool Left>
 void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
-  DType cd = spec[0].dtype;
-  Array tmp1, tmp2;
-  const Array& x1 = as_dtype(in[0], cd, tmp1);
-  const Array& x2 = as_dtype(in[1], cd, tmp2);
+  const DType cd = spec[0].dtype;
+  const As a1(in[0], cd), a2(in[1], cd);
+  const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, is_int_v<T>, name, {
     using UT = std::make_unsigned_t<T>;
     fast_or_defined<T, UT>(
@@ -576,10 +568,9 @@ IVY_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float
 #endif
 template <bool Rem>
 void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
-  DType cd = spec[0].dtype;
-  Array tmp1, tmp2;
-  const Array& x1 = as_dtype(in[0], cd, tmp1);
-  const Array& x2 = as_dtype(in[1], cd, tmp2);
+  const DType cd = spec[0].dtype;
+  const As a1(in[0], cd), a2(in[1], cd);
+  const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, real_v<T>, name, {
     auto exact = [](T a, T b) -> T { return Rem ? s_remainder_fast(a, b) : s_floordiv_fast(a, b); };
     int mode = loop_mode(x1, x2, spec[0].shape);
@@ -624,10 +615,9 @@ BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
 // propagate.
 template <bool Max>
 void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
-  DType cd = spec[0].dtype;
-  Array tmp1, tmp2;
-  const Array& x1 = as_dtype(in[0], cd, tmp1);
-  const Array& x2 = as_dtype(in[1], cd, tmp2);
+  const DType cd = spec[0].dtype;
+  const As a1(in[0], cd), a2(in[1], cd);
+  const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, real_v<T>, name, {
     using M = typename uint_of<sizeof(T)>::type;
     fast_or_defined<T, M>(
