@@ -106,7 +106,11 @@ struct Fft {
 
   // Complex-to-real (Hermitian) inverse transform with n output points along ax: reads
   // the first n/2+1 bins (zero-padded when fewer); imaginary parts of the bins that must
-  // be real (0 and n/2) are ignored, as numpy's irfft does (on the gathered copy).
+  // be real (0 and n/2) are ignored, as numpy's irfft does. For n a multiple of 4 Eigen's
+  // kissfft reads only the real parts of those two bins (its half-length packing starts
+  // from bin 0's and bin n/2's real parts), so contiguous full-length lines are read in
+  // place; other lengths go through the generic complex inverse, whose rounding the
+  // imaginary parts would touch, and are read from a copy with those parts zeroed.
   void c2r(const C* src, R* dst, Shape& shape, Index ax, Index n) {
     const AxisBlocks b = blocks_around(shape, ax);
     const Index nh = n / 2 + 1;
@@ -116,6 +120,10 @@ struct Fft {
     if (n == 1) {
       for (Index o = 0; o < b.outer; ++o)
         for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i].real() : R(0);
+      return;
+    }
+    if (n % 4 == 0) {
+      each_line<true>(src, dst, b, keep, nh, n, cline, rres, [&](const C* in, R* out) { fft.inv(out, in, n); });
       return;
     }
     each_line<false>(src, dst, b, keep, nh, n, cline, rres, [&](C* in, R* out) {

@@ -116,28 +116,54 @@ void fill_random(Array& out, Dist dist) {
 }
 // 53 random bits -> a double in [0, 1) (one draw of the 64-bit engine).
 inline double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
-// Normal variates by Marsaglia's polar method, using both values of each accepted pair.
-struct Polar {
-  double mean, sd;
-  bool has_spare = false;
-  double spare = 0;
-  double operator()(std::mt19937_64& g) {
-    if (has_spare) {
-      has_spare = false;
-      return mean + sd * spare;
+// Standard normal variates by the ziggurat method (Marsaglia and Tsang, 2000) with 256
+// layers of equal area v under f(x) = exp(-x^2/2), x >= 0: layer 0 is the rectangle
+// [0, r] x [0, f(r)] plus the tail beyond r (together v; x[0] = v / f(r) is its virtual
+// width), layer i >= 1 the rectangle [0, x[i]] x [f(x[i]), f(x[i+1])], x[256] = 0. One
+// 64-bit draw picks the layer (8 bits), the sign (1 bit) and a point u * x[i] (53 bits);
+// a point left of x[i+1] is under the curve (about 99 % of draws), one in the wedge beyond
+// it is accepted when a uniform height falls under f, and layer 0's points beyond r are
+// replaced by a draw from the tail (Marsaglia's exponential rejection); a rejected point
+// starts over. r is the known solution for 256 layers (the layers built from it end at 0:
+// the top one's area is v to 1e-16); the table is computed here at first use.
+struct Ziggurat {
+  static constexpr int kLayers = 256;
+  static constexpr double kR = 3.6541528853610088;
+  double x[kLayers + 1];
+  double f[kLayers + 1];
+  Ziggurat() {
+    auto fx = [](double t) { return std::exp(-0.5 * t * t); };
+    const double v = kR * fx(kR) + std::sqrt(std::acos(-1.0) / 2) * std::erfc(kR / std::sqrt(2.0));
+    x[0] = v / fx(kR);
+    x[1] = kR;
+    for (int i = 1; i < kLayers - 1; ++i) x[i + 1] = std::sqrt(-2.0 * std::log(v / x[i] + fx(x[i])));
+    x[kLayers] = 0;
+    for (int i = 0; i <= kLayers; ++i) f[i] = fx(x[i]);
+    f[0] = 0;  // layer 0 starts at height 0 (unused: it has no wedge)
+  }
+  double operator()(std::mt19937_64& g) const {
+    for (;;) {
+      const std::uint64_t bits = g();
+      const int i = static_cast<int>(bits & 0xFF);
+      const bool neg = (bits >> 8) & 1;
+      const double t = static_cast<double>(bits >> 11) * 0x1.0p-53 * x[i];
+      if (t < x[i + 1]) return neg ? -t : t;
+      if (i == 0) {
+        double a, b;
+        do {
+          a = -std::log(1.0 - unit(g)) / kR;
+          b = -std::log(1.0 - unit(g));
+        } while (b + b < a * a);
+        return neg ? -(kR + a) : kR + a;
+      }
+      if (f[i] + unit(g) * (f[i + 1] - f[i]) < std::exp(-0.5 * t * t)) return neg ? -t : t;
     }
-    double u, v, q;
-    do {
-      u = 2.0 * unit(g) - 1.0;
-      v = 2.0 * unit(g) - 1.0;
-      q = u * u + v * v;
-    } while (q >= 1.0 || q == 0.0);
-    const double m = std::sqrt(-2.0 * std::log(q) / q);
-    spare = v * m;
-    has_spare = true;
-    return mean + sd * u * m;
   }
 };
+const Ziggurat& ziggurat() {
+  static const Ziggurat z;
+  return z;
+}
 XT_KERNEL(random_uniform) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
   double lo = a.s0.d, hi = a.s1.d;
@@ -145,8 +171,9 @@ XT_KERNEL(random_uniform) {
 }
 XT_KERNEL(random_normal) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
-  Polar nd{a.s0.d, a.s1.d};
-  fill_random(out[0], [&nd](std::mt19937_64& g) { return nd(g); });
+  const Ziggurat& z = ziggurat();
+  const double mean = a.s0.d, sd = a.s1.d;
+  fill_random(out[0], [&z, mean, sd](std::mt19937_64& g) { return mean + sd * z(g); });
 }
 XT_KERNEL(randint) {
   if (a.s1.i <= a.s0.i)

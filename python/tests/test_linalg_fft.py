@@ -145,3 +145,25 @@ def test_fft_helpers(backend):
     check(ivy.fft.fftshift(ivy.asarray(a)), np.fft.fftshift(a))
     check(ivy.fft.ifftshift(ivy.asarray(a), axes=1), np.fft.ifftshift(a, axes=1))
     assert ivy.fft.fft(ivy.asarray(np.ones(4, dtype=np.float32))).dtype == ivy.complex64
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [4, 6, 7, 8, 12, 16, 20])
+def test_irfft_ignores_imaginary_dc_and_nyquist(backend, dtype, n):
+    # Spectra that are not Hermitian at bin 0 and bin n/2 (nonzero imaginary parts there):
+    # numpy's irfft reads only the real parts of those bins. Lines contiguous (last axis)
+    # and strided (axis 0), of the full n/2+1 bins, fewer (zero-padded) and more (truncated).
+    rng = np.random.default_rng(n)
+    tol = dict(rtol=2e-5, atol=2e-5) if dtype == "complex64" else TOL
+    for m in (n // 2 + 1, n // 2, n // 2 + 3):
+        if m < 1:
+            continue
+        h = (rng.normal(size=(3, m)) + 1j * rng.normal(size=(3, m))).astype(dtype)
+        h[:, 0] += 5j  # far from Hermitian at bin 0
+        for norm in ("backward", "ortho", "forward"):
+            expect = np.fft.irfft(h.astype(np.complex128), n=n, norm=norm)
+            got = ivy.fft.irfft(ivy.asarray(h), n=n, norm=norm)
+            check(got, expect.astype(np.float32 if dtype == "complex64" else np.float64), dtype=False, **tol)
+            expect0 = np.fft.irfft(h.T.astype(np.complex128), n=n, axis=0, norm=norm)
+            got0 = ivy.fft.irfft(ivy.asarray(np.ascontiguousarray(h.T)), n=n, axis=0, norm=norm)
+            check(got0, expect0, dtype=False, **tol)
