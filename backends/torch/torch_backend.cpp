@@ -14,7 +14,8 @@
 
 #include "ivy/backends/torch.hpp"
 #include "cpu_isa.hpp"
-#include "npy_divmod.hpp"
+#include "npy_kernels.hpp"
+#include "npy_scalar.hpp"
 #include "ivy/dispatch.hpp"
 
 namespace ivy::torch {
@@ -152,10 +153,61 @@ bool shift_counts_out_of_range(const at::Tensor& c, std::int64_t bits) {
   }
   return true;
 }
+// NumPy's loops (src/npy_kernels.hpp, the xtensor backend's) for the kernels' direct path:
+// plain CPU operands (see Path below) that are contiguous, of one dtype, and either of the
+// same sizes (mode 0) or one of them a single element with no more dimensions than the
+// other (1: b, 2: a), so that the result has the other's sizes. There one pass computes
+// NumPy's result, where LibTorch's kernel gives another for some inputs and needs a pass
+// that checks for them after it (np_floor_divide and the others in ns_ops.inc). Returns an
+// undefined tensor where the operands do not qualify.
+enum class NpyOp { floor_divide, remainder, left_shift, right_shift };
+at::Tensor npy_loop(NpyOp op, const at::Tensor& a, const at::Tensor& b) {
+  const auto ty = a.scalar_type();
+  if (b.scalar_type() != ty || !a.device().is_cpu() || !b.device().is_cpu() || !a.is_contiguous() ||
+      !b.is_contiguous() || a.is_neg() || b.is_neg())
+    return {};
+  int mode;
+  if (a.sizes() == b.sizes()) mode = 0;
+  else if (b.numel() == 1 && b.dim() <= a.dim()) mode = 1;
+  else if (a.numel() == 1 && a.dim() <= b.dim()) mode = 2;
+  else return {};
+  const at::Tensor& full = mode == 2 ? b : a;
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    at::Tensor r = ::at::cpu::empty(full.sizes(), full.options());
+    T* o = r.data_ptr<T>();
+    const T* p = a.data_ptr<T>();
+    const T* q = b.data_ptr<T>();
+    const std::int64_t n = r.numel();
+    if constexpr (std::is_floating_point_v<T>) {
+      if (op == NpyOp::floor_divide) npy::floor_divide_n(o, p, q, n, mode);
+      else npy::remainder_n(o, p, q, n, mode);
+    } else {
+      if (op == NpyOp::left_shift) npy::left_shift_n(o, p, q, n, mode);
+      else npy::right_shift_n(o, p, q, n, mode);
+    }
+    return r;
+  };
+  const bool divmod = op == NpyOp::floor_divide || op == NpyOp::remainder;
+  if (divmod) {
+    if (ty == at::kFloat) return run(float{});
+    if (ty == at::kDouble) return run(double{});
+    return {};
+  }
+  switch (ty) {
+    case at::kByte: return run(std::uint8_t{});
+    case at::kChar: return run(std::int8_t{});
+    case at::kShort: return run(std::int16_t{});
+    case at::kInt: return run(std::int32_t{});
+    case at::kLong: return run(std::int64_t{});
+    default: return {};
+  }
+}
 }  // namespace
 
 // The public namespace: LibTorch's functions through its dispatcher (autograd included).
 namespace A = ::at;
+constexpr bool kNpyLoops = false;  // (LibTorch's kernels, as a LibTorch user calls them)
 #include "ns_ops.inc"
 at::Tensor clip(const at::Tensor& x, std::optional<double> min, std::optional<double> max) {
   return at::clamp(x, min ? c10::optional<at::Scalar>(*min) : c10::nullopt,
@@ -258,6 +310,7 @@ inline at::Tensor zeros_like(const at::Tensor& x) {
 namespace ivy::torch::direct {
 namespace {
 namespace A = ::ivy::torch_cpu_first;
+constexpr bool kNpyLoops = true;  // plain CPU tensors: npy_loop where the operands qualify
 #include "ns_ops.inc"
 }  // namespace
 }  // namespace ivy::torch::direct

@@ -10,7 +10,9 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xoperation.hpp>
 
-#include "npy_divmod.hpp"
+#include "cpu_loops.hpp"
+#include "npy_kernels.hpp"
+#include "npy_scalar.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -18,41 +20,16 @@ namespace {
 
 // Contiguous inputs of the result's shape (and one-element operands of binary functions)
 // are evaluated with a plain loop over the same scalar functor the xtensor expression
-// would apply: for rank-1 contiguous data that is the loop xtensor's assignment compiles
-// to, without building the expression and its adaptors on every call (the per-call cost
-// that dominates small arrays). Everything that broadcasts goes through xtensor.
-// Each loop is compiled for the build's ISA and, on x86-64, for AVX2 (isa::kAvx2, src/cpu_isa.hpp).
-template <class U, class T, class F>
-[[gnu::always_inline]] inline void each1(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
-  for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i]);
-}
-// Binary: o[i] = f(a, b, flag); mode 0: both operands full, 1: the second is one element,
-// 2: the first is. `flag` starts at 0 and is returned: functors whose defined result
-// differs from the plain computation for some inputs note those in it (fast_or_defined).
-template <class Flag, class U, class T, class F>
-[[gnu::always_inline]] inline Flag each2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode,
-                                         const F& f) {
-  Flag flag = 0;
-  if (mode == 0) {
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], q[i], flag);
-  } else if (mode == 1) {
-    const T b = q[0];
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], b, flag);
-  } else {
-    const T a = p[0];
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(a, q[i], flag);
-  }
-  return flag;
-}
+// would apply (src/cpu_loops.hpp): for rank-1 contiguous data that is the loop xtensor's
+// assignment compiles to, without building the expression and its adaptors on every call
+// (the per-call cost that dominates small arrays). Everything that broadcasts goes through
+// xtensor. Each loop is compiled for the build's ISA and, on x86-64, for AVX2 (isa::kAvx2,
+// src/cpu_isa.hpp).
+using loops::each1;
+using loops::each2;
 #if IVY_AVX2
-template <class U, class T, class F>
-IVY_AVX2_FN void each1_avx2(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
-  each1(o, p, n, f);
-}
-template <class Flag, class U, class T, class F>
-IVY_AVX2_FN Flag each2_avx2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
-  return each2<Flag>(o, p, q, n, mode, f);
-}
+using loops::each1_avx2;
+using loops::each2_avx2;
 #endif
 template <class U, class T, class F>
 Array loop1(const Shape& s, DType d, const Array& x, F f) {
@@ -165,44 +142,16 @@ template <class T> T s_floordiv(T a, T b) {
     }
   }
 }
-// floor_divide/remainder follow NumPy's fmod-based definitions exactly. fmod is slow, so
-// the common case takes floor(a / b) and checks it with an exact remainder: a - q*b is
-// computed exactly (float: in double; double: with a fused multiply-add), and q is the
-// true floor iff that remainder lies in [0, b) (or (b, 0] for negative b). Within
-// |q| < 2^(digits-2) the exact floor is also NumPy's result: NumPy divides the rounded a - fmod
-// by b, and the two roundings move that quotient by less than |q| * 2^(1-digits) < 1/2 from
-// the integer it snaps to. Above, NumPy's result can be one off the exact floor (float32
-// -43457.785 // 0.0055247922: NumPy -7865960, the floor -7865959). Anything else (zero, inf,
-// NaN operands, large quotients, rounding at the boundary) takes the exact path.
-template <class T> bool fast_floor_quot(T a, T b, T& q, T& r) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    q = std::floor(a / b);
-    constexpr T lim = static_cast<T>(std::uint64_t(1) << (std::numeric_limits<T>::digits - 2));
-    if (!(std::fabs(q) < lim)) return false;
-    if constexpr (std::is_same_v<T, float>) r = static_cast<T>(static_cast<double>(a) - static_cast<double>(q) * static_cast<double>(b));
-    else r = std::fma(-q, b, a);
-    return b > 0 ? (r >= 0 && r < b) : (b < 0 && r <= 0 && r > b);
-  } else {
-    return false;
-  }
-}
+// floor_divide/remainder follow NumPy's fmod-based definitions exactly; the _fast forms
+// (npy_scalar.hpp) check floor(a / b) first and take fmod only where that cannot decide.
 template <class T> T s_floordiv_fast(T a, T b) {
-  if constexpr (is_realf_v<T>) {
-    T q, r;
-    if (fast_floor_quot(a, b, q, r)) return q;
-  }
-  return s_floordiv(a, b);
+  if constexpr (is_realf_v<T>) return npy::floor_divide_fast(a, b);
+  else return s_floordiv(a, b);
 }
 template <class T> T s_remainder(T a, T b);
 template <class T> T s_remainder_fast(T a, T b) {
-  if constexpr (is_realf_v<T>) {
-    T q, r;
-    // float: a - q*b is exact in double unless |a| << |b| (then q = -1 gives a + b, which
-    // may need more than 53 bits; NumPy rounds that sum once, so take the exact path).
-    bool exact = !std::is_same_v<T, float> || !(std::fabs(a) < std::fabs(b) * T(0x1p-28));
-    if (exact && fast_floor_quot(a, b, q, r)) return r == 0 ? std::copysign(T(0), b) : r;
-  }
-  return s_remainder(a, b);
+  if constexpr (is_realf_v<T>) return npy::remainder_fast(a, b);
+  else return s_remainder(a, b);
 }
 template <class T> T s_remainder(T a, T b) {
   if constexpr (is_realf_v<T>) {
@@ -242,30 +191,6 @@ template <class T> T s_pow(T a, T b) {
       e >>= 1;
     }
     return static_cast<T>(r);
-  }
-}
-// Shifts past the width give 0 (left) or the sign fill (right); negative counts count as
-// past the width. Branch-free (the count is clamped) so the loops vectorize.
-// (A negative count, read as unsigned, is past the width too.)
-template <class T> T s_lshift(T a, T b) {
-  if constexpr (is_int_v<T>) {
-    using UT = std::make_unsigned_t<T>;
-    constexpr std::uint64_t bits = sizeof(T) * 8;
-    const std::uint64_t sh = static_cast<UT>(b);
-    const UT r = static_cast<UT>(static_cast<UT>(a) << (sh & (bits - 1)));
-    return sh < bits ? static_cast<T>(r) : T(0);
-  } else {
-    return a;
-  }
-}
-template <class T> T s_rshift(T a, T b) {
-  if constexpr (is_int_v<T>) {
-    constexpr std::uint64_t bits = sizeof(T) * 8;
-    const std::uint64_t sh = static_cast<std::make_unsigned_t<T>>(b);
-    if constexpr (std::is_signed_v<T>) return static_cast<T>(a >> std::min(sh, bits - 1));
-    else return sh < bits ? static_cast<T>(a >> (sh & (bits - 1))) : T(0);
-  } else {
-    return a;
   }
 }
 // a - b is NaN exactly when an input is NaN or both are the same infinity; every other
@@ -489,83 +414,28 @@ void fast_or_defined(const Shape& s, DType d, const Array& x1, const Array& x2, 
   out = loop2_flag<T, T>(s, d, x1, x2, mode, fast, flag);
   if (flag != 0) out = loop2<T, T>(s, d, x1, x2, mode, defined);
 }
-// Shifts: the plain shift (xtensor's `a << b`, the count masked to the width); the flag
-// collects the counts' bits above width - 1, set for any count out of range (read as
-// unsigned, a negative count is too); those give the defined form (s_lshift/s_rshift).
+// Shifts and floor_divide/remainder of contiguous operands: NumPy's definitions in
+// src/npy_kernels.cpp (shared with the torch backend); broadcasting ones through xtensor
+// with the scalar definitions.
 template <bool Left>
 void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   const DType cd = spec[0].dtype;
   const As a1(in[0], cd), a2(in[1], cd);
   const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, is_int_v<T>, name, {
-    using UT = std::make_unsigned_t<T>;
-    fast_or_defined<T, UT>(
-        spec[0].shape, cd, x1, x2,
-        [](T a, T b, UT& flag) -> T {
-          constexpr UT width_mask = static_cast<UT>(sizeof(T) * 8 - 1);
-          const UT c = static_cast<UT>(b);
-          flag |= static_cast<UT>(c & static_cast<UT>(~width_mask));
-          const int sh = static_cast<int>(c & width_mask);
-          if constexpr (Left) return static_cast<T>(static_cast<UT>(a) << sh);
-          else return static_cast<T>(a >> sh);
-        },
-        [](T a, T b) -> T { return Left ? s_lshift(a, b) : s_rshift(a, b); }, out[0]);
+    const int mode = loop_mode(x1, x2, spec[0].shape);
+    if (mode >= 0) {
+      out[0] = alloc(spec[0].shape, cd);
+      if constexpr (Left) npy::left_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+      else npy::right_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+    } else {
+      auto defined = [](T a, T b) -> T { return Left ? npy::left_shift(a, b) : npy::right_shift(a, b); };
+      out[0] = eval<T>(spec[0].shape, cd, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
+    }
   });
 }
 XT_KERNEL(bitwise_left_shift) { shift_kernel<true>("bitwise_left_shift", in, spec, out); }
 XT_KERNEL(bitwise_right_shift) { shift_kernel<false>("bitwise_right_shift", in, spec, out); }
-// float32, contiguous: a branch-free first pass (it vectorizes) that gives NaN where it
-// cannot decide (the check above fails, or an operand is NaN/inf/zero-divisor), then the
-// exact path for those elements only.
-template <bool Rem>
-[[gnu::always_inline]] inline float fd_try(float a, float b) {
-  const float qf = a / b;
-  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot; false for NaN and inf
-  const float qc = in_range ? qf : 0.f;
-  const float t = static_cast<float>(static_cast<std::int32_t>(qc));  // trunc
-  const float fl0 = t - (t > qc ? 1.f : 0.f);                          // floor
-  const float fl = fl0 == 0.f ? std::copysign(0.f, qc) : fl0;
-  const double r = static_cast<double>(a) - static_cast<double>(fl) * static_cast<double>(b);
-  const double bd = b;
-  const bool okp = (r >= 0.0) & (r < bd), okn = (r <= 0.0) & (r > bd);
-  bool ok = in_range & (((b > 0.f) & okp) | ((b < 0.f) & okn));
-  if constexpr (Rem) {
-    const bool exact = !(std::fabs(a) < std::fabs(b) * 0x1p-28f);  // see s_remainder_fast
-    const float rf = static_cast<float>(r);
-    const float rz = rf == 0.f ? std::copysign(0.f, b) : rf;
-    return (ok & exact) ? rz : std::numeric_limits<float>::quiet_NaN();
-  } else {
-    return ok ? fl : std::numeric_limits<float>::quiet_NaN();
-  }
-}
-#if IVY_AVX2
-// The same first pass where the CPU has FMA: the check's remainder a - q*b is std::fma's
-// (one rounding), in float. For the true floor q the exact remainder lies in [0, b) (or
-// (b, 0]); rounded once it stays in [0, b] and keeps its sign, and for any other q it lies
-// outside [0, b) and rounding keeps it there (b is a float; a nonzero a - q*b is a multiple
-// of the smaller ulp of a and b, so it does not round to 0): the check decides exactly as
-// the float64 one. A remainder rounded up to b fails it and takes the exact path. The value
-// is NumPy's: fmod is exact, and NumPy's `mod += b` rounds once, as the fma does.
-template <bool Rem>
-[[gnu::always_inline]] inline float fd_try_fma(float a, float b) {
-  const float qf = a / b;
-  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot; false for NaN and inf
-  const float fl = std::floor(in_range ? qf : 0.f);  // -0 for -0, +0 for [0, 1): NumPy's zero
-  const float r = std::fma(-fl, b, a);
-  const bool ok = in_range & (((b > 0.f) & (r >= 0.f) & (r < b)) | ((b < 0.f) & (r <= 0.f) & (r > b)));
-  if constexpr (Rem) return ok ? (r == 0.f ? std::copysign(0.f, b) : r) : std::numeric_limits<float>::quiet_NaN();
-  else return ok ? fl : std::numeric_limits<float>::quiet_NaN();
-}
-template <bool Rem>
-IVY_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float* p, const float* q, std::int64_t n,
-                                                    int mode) {
-  return each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
-    const float r = fd_try_fma<Rem>(a, b);
-    flag |= static_cast<std::uint32_t>(r != r);
-    return r;
-  });
-}
-#endif
 template <bool Rem>
 void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   const DType cd = spec[0].dtype;
@@ -573,31 +443,12 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
   const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, real_v<T>, name, {
     auto exact = [](T a, T b) -> T { return Rem ? s_remainder_fast(a, b) : s_floordiv_fast(a, b); };
-    int mode = loop_mode(x1, x2, spec[0].shape);
-    if constexpr (std::is_same_v<T, float>) {
+    const int mode = loop_mode(x1, x2, spec[0].shape);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (mode >= 0) {
-        std::uint32_t undecided = 0;  // noted in the same loop: no second pass when none
-#if IVY_AVX2
-        if (isa::kAvx2) {
-          out[0] = alloc(spec[0].shape, cd);
-          undecided = fd_first_pass_fma<Rem>(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), mode);
-        } else
-#endif
-        out[0] = loop2_flag<float, float>(
-            spec[0].shape, cd, x1, x2, mode,
-            [](float a, float b, std::uint32_t& flag) {
-              const float r = fd_try<Rem>(a, b);
-              flag |= static_cast<std::uint32_t>(r != r);
-              return r;
-            },
-            undecided);
-        if (undecided == 0) return;
-        float* o = ptr<float>(out[0]);
-        const float* p = ptr<float>(x1);
-        const float* q = ptr<float>(x2);
-        const std::int64_t n = out[0].size();
-        for (std::int64_t i = 0; i < n; ++i)
-          if (o[i] != o[i]) o[i] = exact(p[mode == 2 ? 0 : i], q[mode == 1 ? 0 : i]);
+        out[0] = alloc(spec[0].shape, cd);
+        if constexpr (Rem) npy::remainder_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+        else npy::floor_divide_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
         return;
       }
     }

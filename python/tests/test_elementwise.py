@@ -379,6 +379,70 @@ def test_floor_divide_remainder_exact(backend, dtype, name, fn):
             same(to_np(f(ivy.asarray(a2), ivy.asarray(b2))), fn(a2, b2))
 
 
+def _layouts(a, b):
+    """The same operands in the layouts the kernels treat differently: both full, one a
+    single element of fewer or more dimensions (the result takes the other's or both),
+    broadcasting rows, non-contiguous views, and zero-size arrays."""
+    yield a, b
+    for one in (b[3:4], b[3:4].reshape(1, 1)):
+        yield a, one
+        yield one, a
+    m = 7
+    yield a[: len(a) // m * m].reshape(-1, m), b[:m]
+    yield a[::2], b[::-2][::-1]
+    yield a[:0], b[:0]
+    yield a[:0].reshape(0, 3), b[3:4]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"])
+def test_shift_layouts(backend, dtype):
+    """Shifts against NumPy's definition for counts in and out of range, in every layout,
+    at lengths that leave a vector loop a tail."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np.dtype(dtype)
+    bits = t.itemsize * 8
+    rng = np.random.default_rng(bits)
+    info = np.iinfo(t)
+    for n, wild in ((37, False), (1003, False), (1003, True)):
+        a = rng.integers(info.min, info.max, n, dtype=t, endpoint=True)
+        hi = 2 * bits if wild else bits  # wild: a quarter of the counts out of range
+        c = rng.integers(-3 if info.min < 0 else 0, hi, n).astype(t) if wild else rng.integers(0, bits, n).astype(t)
+        for x, y in _layouts(a, c):
+            cnt = y.astype(np.int64)
+            ok = (cnt >= 0) & (cnt < bits)
+            safe = np.where(ok, cnt, 0).astype(t)
+            xb, sb = np.broadcast_arrays(x, safe)
+            okb = np.broadcast_to(ok, xb.shape)
+            want_l = np.where(okb, np.left_shift(xb, sb), 0).astype(t)
+            want_r = np.where(okb, np.right_shift(xb, sb), np.where(xb < 0, -1, 0)).astype(t)
+            check(ivy.bitwise_left_shift(ivy.asarray(x), ivy.asarray(y)), want_l)
+            check(ivy.bitwise_right_shift(ivy.asarray(x), ivy.asarray(y)), want_r)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn", [("floor_divide", np.floor_divide), ("remainder", np.remainder)])
+def test_floor_divide_remainder_layouts(backend, dtype, name, fn):
+    """floor_divide/remainder in every layout (values with overflowing quotients, zeros,
+    infinities and NaN among ordinary ones), bit for bit against NumPy."""
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal(1003) * 100).astype(t)
+    b = (rng.standard_normal(1003) * 3).astype(t)
+    a[:6] = [np.finfo(t).max, -np.finfo(t).max, 0.0, -0.0, np.inf, np.nan]
+    b[:6] = [0.5, 0.25, -3.0, 2.0, 1.0, 4.0]
+    b[10] = 0.0
+    f = getattr(ivy, name)
+    for x, y in _layouts(a, b):
+        with np.errstate(all="ignore"):
+            want = fn(x, y)
+        got = to_np(f(ivy.asarray(x), ivy.asarray(y)))
+        assert got.shape == want.shape and got.dtype == want.dtype
+        nan = np.isnan(want)
+        np.testing.assert_array_equal(np.isnan(got), nan)
+        np.testing.assert_array_equal(got[~nan], want[~nan])
+        np.testing.assert_array_equal(np.signbit(got[~nan]), np.signbit(want[~nan]))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_log1p_extremes(backend, dtype):
     """log1p near the top of the range and of subnormals (LibTorch's vectorized log1p gives

@@ -1,0 +1,54 @@
+// Plain loops over contiguous data applying one scalar functor, for the backends' kernels
+// of their own: compiled where they are instantiated, for the build's ISA and (each*_avx2)
+// for AVX2, chosen by the caller with isa::kAvx2 (cpu_isa.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "cpu_isa.hpp"
+
+namespace ivy::loops {
+
+// Unary: o[i] = f(p[i]).
+template <class U, class T, class F>
+[[gnu::always_inline]] inline void each1(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
+  for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i]);
+}
+// Binary: o[i] = f(a, b, flag); mode 0: both operands full, 1: the second is one element,
+// 2: the first is. `flag` starts at 0 and is returned: functors whose defined result
+// differs from the plain computation for some inputs note those in it.
+template <class Flag, class U, class T, class F>
+[[gnu::always_inline]] inline Flag each2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode,
+                                         const F& f) {
+  Flag flag = 0;
+  if (mode == 0) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], q[i], flag);
+  } else if (mode == 1) {
+    const T b = q[0];
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(p[i], b, flag);
+  } else {
+    const T a = p[0];
+    for (std::int64_t i = 0; i < n; ++i) o[i] = f(a, q[i], flag);
+  }
+  return flag;
+}
+#if IVY_AVX2
+template <class U, class T, class F>
+IVY_AVX2_FN void each1_avx2(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
+  each1(o, p, n, f);
+}
+template <class Flag, class U, class T, class F>
+IVY_AVX2_FN Flag each2_avx2(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
+  return each2<Flag>(o, p, q, n, mode, f);
+}
+#endif
+// each2 in the AVX2 build where the CPU has it.
+template <class Flag, class U, class T, class F>
+Flag each2_best(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
+#if IVY_AVX2
+  if (isa::kAvx2) return each2_avx2<Flag>(o, p, q, n, mode, f);
+#endif
+  return each2<Flag>(o, p, q, n, mode, f);
+}
+
+}  // namespace ivy::loops

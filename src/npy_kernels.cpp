@@ -1,0 +1,156 @@
+// NumPy's floor_divide, remainder and shifts over contiguous arrays (npy_kernels.hpp).
+// Built with -fno-trapping-math (the branch-free selects vectorize) and -ffp-contract=off
+// (nothing is fused into an FMA that the source does not ask for): CMakeLists.txt.
+#include "npy_kernels.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "cpu_isa.hpp"
+#include "cpu_loops.hpp"
+#include "npy_scalar.hpp"
+
+namespace ivy::npy {
+namespace {
+
+// float32: a branch-free first pass (it vectorizes) that gives NaN where it cannot decide
+// (the check of fast_floor_quot fails, or an operand is NaN/inf/zero-divisor), then the
+// exact path for those elements only.
+template <bool Rem>
+[[gnu::always_inline]] inline float fd_try(float a, float b) {
+  const float qf = a / b;
+  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot in npy_scalar.hpp; false for NaN and inf
+  const float qc = in_range ? qf : 0.f;
+  const float t = static_cast<float>(static_cast<std::int32_t>(qc));  // trunc
+  const float fl0 = t - (t > qc ? 1.f : 0.f);                          // floor
+  const float fl = fl0 == 0.f ? std::copysign(0.f, qc) : fl0;
+  const double r = static_cast<double>(a) - static_cast<double>(fl) * static_cast<double>(b);
+  const double bd = b;
+  const bool okp = (r >= 0.0) & (r < bd), okn = (r <= 0.0) & (r > bd);
+  bool ok = in_range & (((b > 0.f) & okp) | ((b < 0.f) & okn));
+  if constexpr (Rem) {
+    const bool exact = !(std::fabs(a) < std::fabs(b) * 0x1p-28f);  // see remainder_fast in npy_scalar.hpp
+    const float rf = static_cast<float>(r);
+    const float rz = rf == 0.f ? std::copysign(0.f, b) : rf;
+    return (ok & exact) ? rz : std::numeric_limits<float>::quiet_NaN();
+  } else {
+    return ok ? fl : std::numeric_limits<float>::quiet_NaN();
+  }
+}
+#if IVY_AVX2
+// The same first pass where the CPU has FMA: the check's remainder a - q*b is std::fma's
+// (one rounding), in float. For the true floor q the exact remainder lies in [0, b) (or
+// (b, 0]); rounded once it stays in [0, b] and keeps its sign, and for any other q it lies
+// outside [0, b) and rounding keeps it there (b is a float; a nonzero a - q*b is a multiple
+// of the smaller ulp of a and b, so it does not round to 0): the check decides exactly as
+// the float64 one. A remainder rounded up to b fails it and takes the exact path. The value
+// is NumPy's: fmod is exact, and NumPy's `mod += b` rounds once, as the fma does.
+template <bool Rem>
+[[gnu::always_inline]] inline float fd_try_fma(float a, float b) {
+  const float qf = a / b;
+  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot in npy_scalar.hpp; false for NaN and inf
+  const float fl = std::floor(in_range ? qf : 0.f);  // -0 for -0, +0 for [0, 1): NumPy's zero
+  const float r = std::fma(-fl, b, a);
+  const bool ok = in_range & (((b > 0.f) & (r >= 0.f) & (r < b)) | ((b < 0.f) & (r <= 0.f) & (r > b)));
+  if constexpr (Rem) return ok ? (r == 0.f ? std::copysign(0.f, b) : r) : std::numeric_limits<float>::quiet_NaN();
+  else return ok ? fl : std::numeric_limits<float>::quiet_NaN();
+}
+template <bool Rem>
+IVY_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float* p, const float* q, std::int64_t n,
+                                                    int mode) {
+  return loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+    const float r = fd_try_fma<Rem>(a, b);
+    flag |= static_cast<std::uint32_t>(r != r);
+    return r;
+  });
+}
+#endif
+
+template <bool Rem>
+void divmod_f32(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+  std::uint32_t undecided;  // noted in the same loop: no second pass when none
+#if IVY_AVX2
+  if (isa::kAvx2)
+    undecided = fd_first_pass_fma<Rem>(o, p, q, n, mode);
+  else
+#endif
+    undecided = loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+      const float r = fd_try<Rem>(a, b);
+      flag |= static_cast<std::uint32_t>(r != r);
+      return r;
+    });
+  if (undecided == 0) return;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (o[i] != o[i]) {
+      const float a = p[mode == 2 ? 0 : i], b = q[mode == 1 ? 0 : i];
+      o[i] = Rem ? remainder_fast(a, b) : floor_divide_fast(a, b);
+    }
+  }
+}
+template <bool Rem>
+void divmod_f64(double* o, const double* p, const double* q, std::int64_t n, int mode) {
+  loops::each2_best<unsigned char>(o, p, q, n, mode, [](double a, double b, unsigned char&) {
+    return Rem ? remainder_fast(a, b) : floor_divide_fast(a, b);
+  });
+}
+// Shifts: the plain shift (the count masked to the width, what C++ and LibTorch compute on
+// x86), which collects the counts' bits above width - 1 in a flag: set for any count out of
+// range (read as unsigned, a negative count is too); only then is the whole loop redone with
+// the defined form.
+template <bool Left, class T>
+void shift(T* o, const T* p, const T* q, std::int64_t n, int mode) {
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
+  using UT = std::make_unsigned_t<T>;
+  const UT out_of_range = loops::each2_best<UT>(o, p, q, n, mode, [](T a, T b, UT& flag) -> T {
+    constexpr UT width_mask = static_cast<UT>(sizeof(T) * 8 - 1);
+    const UT c = static_cast<UT>(b);
+    flag |= static_cast<UT>(c & static_cast<UT>(~width_mask));
+    const int sh = static_cast<int>(c & width_mask);
+    if constexpr (Left) return static_cast<T>(static_cast<UT>(a) << sh);
+    else return static_cast<T>(a >> sh);
+  });
+  if (out_of_range == 0) return;
+  loops::each2_best<unsigned char>(o, p, q, n, mode, [](T a, T b, unsigned char&) -> T {
+    if constexpr (Left) return left_shift(a, b);
+    else return right_shift(a, b);
+  });
+}
+
+}  // namespace
+
+void floor_divide_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+  divmod_f32<false>(o, p, q, n, mode);
+}
+void floor_divide_n(double* o, const double* p, const double* q, std::int64_t n, int mode) {
+  divmod_f64<false>(o, p, q, n, mode);
+}
+void remainder_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+  divmod_f32<true>(o, p, q, n, mode);
+}
+void remainder_n(double* o, const double* p, const double* q, std::int64_t n, int mode) {
+  divmod_f64<true>(o, p, q, n, mode);
+}
+template <class T>
+void left_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode) {
+  shift<true>(o, p, q, n, mode);
+}
+template <class T>
+void right_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode) {
+  shift<false>(o, p, q, n, mode);
+}
+#define IVY_NPY_SHIFTS(T)                                                                \
+  template void left_shift_n<T>(T*, const T*, const T*, std::int64_t, int);            \
+  template void right_shift_n<T>(T*, const T*, const T*, std::int64_t, int);
+IVY_NPY_SHIFTS(std::int8_t)
+IVY_NPY_SHIFTS(std::int16_t)
+IVY_NPY_SHIFTS(std::int32_t)
+IVY_NPY_SHIFTS(std::int64_t)
+IVY_NPY_SHIFTS(std::uint8_t)
+IVY_NPY_SHIFTS(std::uint16_t)
+IVY_NPY_SHIFTS(std::uint32_t)
+IVY_NPY_SHIFTS(std::uint64_t)
+#undef IVY_NPY_SHIFTS
+
+}  // namespace ivy::npy
