@@ -42,6 +42,25 @@ IVY_AVX2_FN Flag each2_avx2(U* __restrict o, const T* p, const T* q, std::int64_
   return each2<Flag>(o, p, q, n, mode, f);
 }
 #endif
+// o[i] = v for n elements of a trivially copyable T (the same loop, in 32-byte stores where
+// AVX2 builds it: twice the store rate of the baseline's 16-byte stores).
+template <class T>
+[[gnu::always_inline]] inline void fill(T* __restrict o, std::int64_t n, T v) {
+  for (std::int64_t i = 0; i < n; ++i) o[i] = v;
+}
+#if IVY_AVX2
+template <class T>
+IVY_AVX2_FN void fill_avx2(T* __restrict o, std::int64_t n, T v) {
+  fill(o, n, v);
+}
+#endif
+template <class T>
+void fill_best(T* __restrict o, std::int64_t n, T v) {
+#if IVY_AVX2
+  if (isa::kAvx2) return fill_avx2(o, n, v);
+#endif
+  fill(o, n, v);
+}
 // each2 in the AVX2 build where the CPU has it.
 template <class Flag, class U, class T, class F>
 Flag each2_best(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {

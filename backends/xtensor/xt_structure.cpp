@@ -1,12 +1,14 @@
 // xtensor backend: creation, manipulation, indexing, searching, sorting and sets.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
 
 #include <xtensor/xoperation.hpp>
 
+#include "cpu_loops.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -37,7 +39,27 @@ XT_KERNEL(full) {
   out[0] = alloc(spec[0].shape, d);
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::fill_n(ptr<T>(out[0]), out[0].size(), scalar_as<T>(a.s0));
+    // Short arrays with a plain loop; longer ones by the value's bytes: a zero (+0 of every
+    // type) or a one-byte type is a memset, others fill with the AVX2 loop where the CPU has it.
+    const T v = scalar_as<T>(a.s0);
+    if (out[0].size() <= 16) {
+      std::fill_n(ptr<T>(out[0]), out[0].size(), v);
+      return;
+    }
+    using Bits = typename uint_of<sizeof(T) <= 8 ? sizeof(T) : 8>::type;
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &v, sizeof(T));
+    const bool zero = std::all_of(bytes, bytes + sizeof(T), [](unsigned char c) { return c == 0; });
+    const std::int64_t n = out[0].size();
+    if (zero || sizeof(T) == 1) {
+      std::memset(raw(out[0]), bytes[0], static_cast<std::size_t>(n) * sizeof(T));
+    } else if constexpr (sizeof(T) <= 8) {
+      Bits b;
+      std::memcpy(&b, &v, sizeof(T));
+      loops::fill_best(static_cast<Bits*>(raw(out[0])), n, b);
+    } else {
+      loops::fill_best(ptr<T>(out[0]), n, v);
+    }
   });
 }
 XT_KERNEL(arange) {

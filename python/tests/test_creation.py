@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ivy
-from conftest import check
+from conftest import check, np_dtype, skip_unless_supported, to_np
 
 
 def test_arange(backend):
@@ -31,6 +31,37 @@ def test_zeros_ones_empty_full(backend):
     check(ivy.full((2,), 1 + 2j), np.full((2,), 1 + 2j, dtype=np.complex64))
     check(ivy.full((3,), 4, dtype=ivy.uint8), np.full((3,), 4, dtype=np.uint8))
     check(ivy.full((2,), ivy.asarray(3.0)), np.full((2,), 3.0, dtype=np.float32))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                                   "float16", "bfloat16", "float32", "float64", "complex64", "complex128"])
+def test_full_every_dtype(backend, dtype):
+    """full for every dtype and lengths around the vector widths, bit for bit (sign of zero,
+    NaN, extremes); the xtensor backend fills by the value's bytes."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    if dtype == "bfloat16":
+        values = [1.5, -0.0, 0.0]
+    elif dtype == "bool":
+        values = [True, False]
+    else:
+        t = np_dtype(dtype)
+        if t.kind in "iu":
+            values = [0, 1, int(np.iinfo(t).max), int(np.iinfo(t).min)]
+        elif t.kind == "f":
+            values = [0.0, -0.0, -2.5, float(np.finfo(t).max), float("inf"), float("nan")]
+        else:
+            values = [0j, complex(-0.0, 0.0), complex(1.5, -2.0), complex(float("nan"), 1.0)]
+    for n in (0, 1, 7, 33, 1001):
+        for v in values:
+            got = ivy.full((n,), v, dtype=getattr(ivy, dtype))
+            assert got.shape == (n,) and got.dtype == getattr(ivy, dtype)
+            if dtype == "bfloat16":
+                a = to_np(ivy.astype(got, ivy.float32))
+                want = np.full((n,), v, dtype=np.float32)
+            else:
+                a = to_np(got)
+                want = np.full((n,), v, dtype=np_dtype(dtype))
+            assert a.tobytes() == want.tobytes(), (dtype, n, v)
 
 
 def test_like_functions(backend):
