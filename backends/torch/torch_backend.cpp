@@ -295,6 +295,13 @@ using ::at::compositeexplicitautograd::_to_copy;
 using ::at::compositeexplicitautograd::clone;
 using ::at::compositeexplicitautograd::full;
 using ::at::compositeexplicitautograd::repeat;
+// abs: LibTorch's functional abs is CompositeExplicitAutograd: an empty result and abs_out,
+// two more dispatcher calls; here the same two steps on the CPU kernels.
+inline at::Tensor abs(const at::Tensor& x) {
+  at::Tensor r = ::at::cpu::empty({0}, x.options());
+  ::at::cpu::abs_out(r, x);
+  return r;
+}
 // zeros_like of a contiguous tensor: LibTorch's empty CPU tensor of its sizes and dtype,
 // zeroed with memset (LibTorch's zeros_like makes the same two steps, empty_like and zero_,
 // as two more dispatcher calls)

@@ -58,6 +58,26 @@ def test_unary_real(backend, name, fn, dom, dtype):
     check(out, fn(a), rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "float32", "float64"])
+def test_abs_values_and_layouts(backend, dtype):
+    """abs bit for bit: signed zeros, infinities, NaN, the most negative integer (wraps, as
+    NumPy), on contiguous, transposed and strided inputs and zero-size ones."""
+    t = np_dtype(dtype)
+    if t.kind == "f":
+        vals = np.array([0.0, -0.0, 1.5, -2.5, np.inf, -np.inf, np.nan, -np.finfo(t).max, -np.finfo(t).tiny / 4],
+                        dtype=t)
+    else:
+        info = np.iinfo(t)
+        vals = np.array([0, 1, -1, info.max, info.min, 7] if info.min < 0 else [0, 1, info.max, 7], dtype=t)
+    a = np.resize(vals, 6 * 5).reshape(6, 5)
+    for x in (a, a.T, a[::2, 1::2], a[:0]):
+        with np.errstate(all="ignore"):
+            want = np.abs(x)
+        got = to_np(ivy.abs(ivy.asarray(x)))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+
+
 @pytest.mark.parametrize("name,fn", [("isfinite", np.isfinite), ("isinf", np.isinf), ("isnan", np.isnan),
                                      ("signbit", np.signbit)])
 def test_classification(backend, name, fn):
