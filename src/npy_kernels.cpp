@@ -21,7 +21,7 @@ namespace {
 template <bool Rem>
 [[gnu::always_inline]] inline float fd_try(float a, float b) {
   const float qf = a / b;
-  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot in npy_scalar.hpp; false for NaN and inf
+  const bool in_range = std::fabs(qf) < 0x1p22f;  // fast_floor_quot's bound; false for NaN, inf
   const float qc = in_range ? qf : 0.f;
   const float t = static_cast<float>(static_cast<std::int32_t>(qc));  // trunc
   const float fl0 = t - (t > qc ? 1.f : 0.f);                          // floor
@@ -31,7 +31,7 @@ template <bool Rem>
   const bool okp = (r >= 0.0) & (r < bd), okn = (r <= 0.0) & (r > bd);
   bool ok = in_range & (((b > 0.f) & okp) | ((b < 0.f) & okn));
   if constexpr (Rem) {
-    const bool exact = !(std::fabs(a) < std::fabs(b) * 0x1p-28f);  // see remainder_fast in npy_scalar.hpp
+    const bool exact = !(std::fabs(a) < std::fabs(b) * 0x1p-28f);  // as in remainder_fast
     const float rf = static_cast<float>(r);
     const float rz = rf == 0.f ? std::copysign(0.f, b) : rf;
     return (ok & exact) ? rz : std::numeric_limits<float>::quiet_NaN();
@@ -50,7 +50,7 @@ template <bool Rem>
 template <bool Rem>
 [[gnu::always_inline]] inline float fd_try_fma(float a, float b) {
   const float qf = a / b;
-  const bool in_range = std::fabs(qf) < 0x1p22f;  // see fast_floor_quot in npy_scalar.hpp; false for NaN and inf
+  const bool in_range = std::fabs(qf) < 0x1p22f;  // fast_floor_quot's bound; false for NaN, inf
   const float fl = std::floor(in_range ? qf : 0.f);  // -0 for -0, +0 for [0, 1): NumPy's zero
   const float r = std::fma(-fl, b, a);
   const bool ok = in_range & (((b > 0.f) & (r >= 0.f) & (r < b)) | ((b < 0.f) & (r <= 0.f) & (r > b)));

@@ -686,9 +686,36 @@ RUN(eye, {
   auto cols = at::arange(a.i1, at::TensorOptions().dtype(at::kLong)).unsqueeze(0);
   SET_CAST(at::eq(rows + a.i2, cols));
 })
+// The largest value of a real floating dtype below `high` (as a double), or `low` when the
+// dtype has none in [low, high): float64 draws of random_uniform are capped at it, as their
+// rounding to the dtype could otherwise give `high` (float32 [0, 1): 1 draw in 2^25).
+double uniform_top(double low, double high, DType d) {
+  double top;
+  auto below16 = [high](auto h) {  // float16/bfloat16 (round to nearest, then step down)
+    using H = decltype(h);
+    if (static_cast<double>(static_cast<float>(h)) < high) return static_cast<double>(static_cast<float>(h));
+    const std::uint16_t bits = h.x;
+    H b = h;
+    b.x = (bits & 0x7fff) == 0 ? std::uint16_t(0x8001) : (bits & 0x8000) ? std::uint16_t(bits + 1) : std::uint16_t(bits - 1);
+    return static_cast<double>(static_cast<float>(b));
+  };
+  if (d == float16) {
+    top = below16(c10::Half(static_cast<float>(high)));
+  } else if (d == bfloat16) {
+    top = below16(c10::BFloat16(static_cast<float>(high)));
+  } else if (d == float32) {
+    float t = static_cast<float>(high);
+    if (static_cast<double>(t) >= high) t = std::nextafter(t, -std::numeric_limits<float>::infinity());
+    top = t;
+  } else {
+    top = std::nextafter(high, -std::numeric_limits<double>::infinity());
+  }
+  return std::max(top, low);
+}
 RUN(random_uniform, {
-  auto u = at::rand(ref(a.ints), at::TensorOptions().dtype(at::kDouble));
-  SET_CAST(u.mul(a.s1.d - a.s0.d).add(a.s0.d));
+  at::Tensor u = at::rand(ref(a.ints), at::TensorOptions().dtype(at::kDouble));
+  u.mul_(a.s1.d - a.s0.d).add_(a.s0.d).clamp_max_(uniform_top(a.s0.d, a.s1.d, spec[0].dtype));
+  SET_CAST(std::move(u));
 })
 RUN(random_normal, {
   auto z = at::randn(ref(a.ints), at::TensorOptions().dtype(at::kDouble));

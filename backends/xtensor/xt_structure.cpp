@@ -188,8 +188,20 @@ const Ziggurat& ziggurat() {
 }
 XT_KERNEL(random_uniform) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
-  double lo = a.s0.d, hi = a.s1.d;
-  fill_random(out[0], [lo, hi](std::mt19937_64& g) { return lo + (hi - lo) * unit(g); });
+  const double lo = a.s0.d, hi = a.s1.d;
+  // The draw in float64 rounds to the result dtype, which can round it up to `high` (float32
+  // [0, 1): 1 draw in 2^25): capped at the largest value of the dtype below `high` (or `low`
+  // when there is none), so that every value lies in [low, high).
+  double top;
+  if (spec[0].dtype == float32) {
+    float t = static_cast<float>(hi);
+    if (static_cast<double>(t) >= hi) t = std::nextafter(t, -std::numeric_limits<float>::infinity());
+    top = t;
+  } else {
+    top = std::nextafter(hi, -std::numeric_limits<double>::infinity());
+  }
+  top = std::max(top, lo);
+  fill_random(out[0], [lo, hi, top](std::mt19937_64& g) { return std::min(lo + (hi - lo) * unit(g), top); });
 }
 XT_KERNEL(random_normal) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);

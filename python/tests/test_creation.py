@@ -232,3 +232,19 @@ def test_random_normal_distribution(backend, seed):
             continue
         assert y.dtype == np_dt
         np.testing.assert_array_equal(y, x.astype(np_dt))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_random_uniform_stays_below_high(backend, dtype):
+    # Intervals one unit in the last place of the dtype wide (and narrower): a float64 draw
+    # rounded to the dtype would give `high` for about half the draws; every value must lie
+    # in [low, high), and for the one-ulp interval it is `low`.
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    ulp = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23, "float64": 2.0**-52}[dtype]
+    for low, high in ((1.0, 1.0 + ulp), (-1.0 - ulp, -1.0), (1.0, 1.0 + ulp / 4), (0.0, 1.0), (2.0, 2.0)):
+        ivy.seed(3)
+        x = ivy.random_uniform(low, high, (4000,), dtype=getattr(ivy, dtype))
+        v = to_np(ivy.astype(x, ivy.float64))
+        assert v.min() >= low - ulp / 4 and (v.max() < high or low == high), (low, high, v.min(), v.max())
+        if high - low == ulp:
+            assert (v == low).all()
