@@ -462,8 +462,9 @@ XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out);
 XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
 BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
 // maximum/minimum: the plain comparison (xtensor's maximum: a NaN `a` is kept, it fails the
-// comparison); the flag notes a NaN `b` (floating types), which only s_maximum/s_minimum
-// propagate.
+// comparison), then a NaN `b` replaces the result: contiguous floating operands in one
+// branch-free pass (a max, a compare and a blend per vector). Broadcasting floating
+// operands (and integers) take fast_or_defined: the flag notes a NaN `b`.
 template <bool Max>
 void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   const DType cd = spec[0].dtype;
@@ -471,6 +472,16 @@ void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
   const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, real_v<T>, name, {
     using M = typename uint_of<sizeof(T)>::type;
+    if constexpr (is_realf_v<T>) {
+      const int mode = loop_mode(x1, x2, spec[0].shape);
+      if (mode >= 0) {
+        out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [](T a, T b) -> T {
+          const T m = Max ? (a < b ? b : a) : (b < a ? b : a);  // a NaN a is kept
+          return b != b ? b : m;
+        });
+        return;
+      }
+    }
     fast_or_defined<T, M>(
         spec[0].shape, cd, x1, x2,
         [](T a, T b, M& flag) -> T {

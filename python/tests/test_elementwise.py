@@ -347,6 +347,9 @@ def test_maximum_minimum_propagate_nan(backend, dtype, name, fn):
     got = to_np(getattr(ivy, name)(ivy.asarray(long_a), ivy.asarray(long_b)))
     np.testing.assert_array_equal(got, fn(long_a, long_b))
     assert np.isnan(got[4000]) and np.isnan(got).sum() == 1
+    for one in (np.array([np.nan], dtype=t), np.array([0.5], dtype=t)):  # a one-element operand
+        for u, v in ((long_b, one), (one, long_b)):
+            np.testing.assert_array_equal(to_np(getattr(ivy, name)(ivy.asarray(u), ivy.asarray(v))), fn(u, v))
 
 
 def _floordiv_operands(dtype):
