@@ -89,11 +89,25 @@ void divmod_f32(float* o, const float* p, const float* q, std::int64_t n, int mo
     }
   }
 }
+// float64: the exact-remainder check of fast_floor_quot per element (its std::fma is one
+// instruction where the CPU has FMA), fmod where it cannot decide.
+template <bool Rem>
+[[gnu::always_inline]] inline double divmod_f64_one(double a, double b, unsigned char&) {
+  return Rem ? remainder_fast(a, b) : floor_divide_fast(a, b);
+}
+#if IVY_AVX2
+template <bool Rem>
+IVY_AVX2_FMA_FN void divmod_f64_fma(double* __restrict o, const double* p, const double* q, std::int64_t n,
+                                     int mode) {
+  loops::each2<unsigned char>(o, p, q, n, mode, divmod_f64_one<Rem>);
+}
+#endif
 template <bool Rem>
 void divmod_f64(double* o, const double* p, const double* q, std::int64_t n, int mode) {
-  loops::each2_best<unsigned char>(o, p, q, n, mode, [](double a, double b, unsigned char&) {
-    return Rem ? remainder_fast(a, b) : floor_divide_fast(a, b);
-  });
+#if IVY_AVX2
+  if (isa::kAvx2) return divmod_f64_fma<Rem>(o, p, q, n, mode);
+#endif
+  loops::each2<unsigned char>(o, p, q, n, mode, divmod_f64_one<Rem>);
 }
 // Shifts: the plain shift (the count masked to the width, what C++ and LibTorch compute on
 // x86), which collects the counts' bits above width - 1 in a flag: set for any count out of

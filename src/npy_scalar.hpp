@@ -47,7 +47,7 @@ T remainder(T a, T b) {
 // -7865959). Anything else (zero, inf, NaN operands, large quotients, rounding at the
 // boundary) takes the exact path. T: float or double.
 template <class T>
-bool fast_floor_quot(T a, T b, T& q, T& r) {
+[[gnu::always_inline]] inline bool fast_floor_quot(T a, T b, T& q, T& r) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
   q = std::floor(a / b);
   constexpr T lim = static_cast<T>(std::uint64_t(1) << (std::numeric_limits<T>::digits - 2));
@@ -59,12 +59,12 @@ bool fast_floor_quot(T a, T b, T& q, T& r) {
   return b > 0 ? (r >= 0 && r < b) : (b < 0 && r <= 0 && r > b);
 }
 template <class T>
-T floor_divide_fast(T a, T b) {
+[[gnu::always_inline]] inline T floor_divide_fast(T a, T b) {
   T q, r;
   return fast_floor_quot(a, b, q, r) ? q : floor_divide(a, b);
 }
 template <class T>
-T remainder_fast(T a, T b) {
+[[gnu::always_inline]] inline T remainder_fast(T a, T b) {
   T q, r;
   // float: a - q*b is exact in double unless |a| << |b| (then q = -1 gives a + b, which may
   // need more than 53 bits; NumPy rounds that sum once, so take the exact path).

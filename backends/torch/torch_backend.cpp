@@ -686,31 +686,27 @@ RUN(eye, {
   auto cols = at::arange(a.i1, at::TensorOptions().dtype(at::kLong)).unsqueeze(0);
   SET_CAST(at::eq(rows + a.i2, cols));
 })
-// The largest value of a real floating dtype below `high` (as a double), or `low` when the
-// dtype has none in [low, high): float64 draws of random_uniform are capped at it, as their
-// rounding to the dtype could otherwise give `high` (float32 [0, 1): 1 draw in 2^25).
+// The largest value of a real floating dtype below `high` rounded to that dtype (as a
+// double), or `low` rounded when the dtype has none in [low, high): float64 draws of
+// random_uniform are capped at it, as their rounding to the dtype could otherwise give
+// `high` (float32 [0, 1): 1 draw in 2^25). Rounding keeps them at or above the rounded low,
+// so every value lies in [low, high) as the dtype compares. (16-bit types round as LibTorch
+// converts a double to them, through float.)
 double uniform_top(double low, double high, DType d) {
-  double top;
-  auto below16 = [high](auto h) {  // float16/bfloat16 (round to nearest, then step down)
+  auto below16 = [low](auto h) {  // one step down from h, not below low rounded likewise
     using H = decltype(h);
-    if (static_cast<double>(static_cast<float>(h)) < high) return static_cast<double>(static_cast<float>(h));
     const std::uint16_t bits = h.x;
     H b = h;
     b.x = (bits & 0x7fff) == 0 ? std::uint16_t(0x8001) : (bits & 0x8000) ? std::uint16_t(bits + 1) : std::uint16_t(bits - 1);
-    return static_cast<double>(static_cast<float>(b));
+    return std::max(static_cast<double>(static_cast<float>(b)),
+                    static_cast<double>(static_cast<float>(H(static_cast<float>(low)))));
   };
-  if (d == float16) {
-    top = below16(c10::Half(static_cast<float>(high)));
-  } else if (d == bfloat16) {
-    top = below16(c10::BFloat16(static_cast<float>(high)));
-  } else if (d == float32) {
-    float t = static_cast<float>(high);
-    if (static_cast<double>(t) >= high) t = std::nextafter(t, -std::numeric_limits<float>::infinity());
-    top = t;
-  } else {
-    top = std::nextafter(high, -std::numeric_limits<double>::infinity());
-  }
-  return std::max(top, low);
+  if (d == float16) return below16(c10::Half(static_cast<float>(high)));
+  if (d == bfloat16) return below16(c10::BFloat16(static_cast<float>(high)));
+  if (d == float32)
+    return std::max(std::nextafter(static_cast<float>(high), -std::numeric_limits<float>::infinity()),
+                    static_cast<float>(low));
+  return std::max(std::nextafter(high, -std::numeric_limits<double>::infinity()), low);
 }
 RUN(random_uniform, {
   at::Tensor u = at::rand(ref(a.ints), at::TensorOptions().dtype(at::kDouble));

@@ -46,20 +46,12 @@ XT_KERNEL(full) {
       std::fill_n(ptr<T>(out[0]), out[0].size(), v);
       return;
     }
-    using Bits = typename uint_of<sizeof(T) <= 8 ? sizeof(T) : 8>::type;
     unsigned char bytes[sizeof(T)];
     std::memcpy(bytes, &v, sizeof(T));
     const bool zero = std::all_of(bytes, bytes + sizeof(T), [](unsigned char c) { return c == 0; });
     const std::int64_t n = out[0].size();
-    if (zero || sizeof(T) == 1) {
-      std::memset(raw(out[0]), bytes[0], static_cast<std::size_t>(n) * sizeof(T));
-    } else if constexpr (sizeof(T) <= 8) {
-      Bits b;
-      std::memcpy(&b, &v, sizeof(T));
-      loops::fill_best(static_cast<Bits*>(raw(out[0])), n, b);
-    } else {
-      loops::fill_best(ptr<T>(out[0]), n, v);
-    }
+    if (zero || sizeof(T) == 1) std::memset(raw(out[0]), bytes[0], static_cast<std::size_t>(n) * sizeof(T));
+    else loops::fill_best(ptr<T>(out[0]), n, v);
   });
 }
 XT_KERNEL(arange) {
@@ -143,11 +135,11 @@ inline double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) *
 // [0, r] x [0, f(r)] plus the tail beyond r (together v; x[0] = v / f(r) is its virtual
 // width), layer i >= 1 the rectangle [0, x[i]] x [f(x[i]), f(x[i+1])], x[256] = 0. One
 // 64-bit draw picks the layer (8 bits), the sign (1 bit) and a point u * x[i] (53 bits);
-// a point left of x[i+1] is under the curve (about 99 % of draws), one in the wedge beyond
+// a point left of x[i+1] is under the curve (98.5 % of draws), one in the wedge beyond
 // it is accepted when a uniform height falls under f, and layer 0's points beyond r are
 // replaced by a draw from the tail (Marsaglia's exponential rejection); a rejected point
 // starts over. r is the known solution for 256 layers (the layers built from it end at 0:
-// the top one's area is v to 1e-16); the table is computed here at first use.
+// the top one's area is v to 7e-16); the table is computed here at first use.
 struct Ziggurat {
   static constexpr int kLayers = 256;
   static constexpr double kR = 3.6541528853610088;
@@ -190,17 +182,16 @@ XT_KERNEL(random_uniform) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
   const double lo = a.s0.d, hi = a.s1.d;
   // The draw in float64 rounds to the result dtype, which can round it up to `high` (float32
-  // [0, 1): 1 draw in 2^25): capped at the largest value of the dtype below `high` (or `low`
-  // when there is none), so that every value lies in [low, high).
+  // [0, 1): 1 draw in 2^25): capped at the largest value of the dtype below `high` rounded to
+  // the dtype (or at `low` rounded, when there is none), so that every value lies in
+  // [low, high) as the dtype compares (rounding keeps draws at or above the rounded low).
   double top;
   if (spec[0].dtype == float32) {
-    float t = static_cast<float>(hi);
-    if (static_cast<double>(t) >= hi) t = std::nextafter(t, -std::numeric_limits<float>::infinity());
-    top = t;
+    const float h = static_cast<float>(hi);
+    top = std::max(std::nextafter(h, -std::numeric_limits<float>::infinity()), static_cast<float>(lo));
   } else {
-    top = std::nextafter(hi, -std::numeric_limits<double>::infinity());
+    top = std::max(std::nextafter(hi, -std::numeric_limits<double>::infinity()), lo);
   }
-  top = std::max(top, lo);
   fill_random(out[0], [lo, hi, top](std::mt19937_64& g) { return std::min(lo + (hi - lo) * unit(g), top); });
 }
 XT_KERNEL(random_normal) {

@@ -58,14 +58,19 @@ def test_unary_real(backend, name, fn, dom, dtype):
     check(out, fn(a), rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "float32", "float64"])
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float16", "float32",
+                                   "float64", "complex64", "complex128"])
 def test_abs_values_and_layouts(backend, dtype):
     """abs bit for bit: signed zeros, infinities, NaN, the most negative integer (wraps, as
     NumPy), on contiguous, transposed and strided inputs and zero-size ones."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
     t = np_dtype(dtype)
     if t.kind == "f":
         vals = np.array([0.0, -0.0, 1.5, -2.5, np.inf, -np.inf, np.nan, -np.finfo(t).max, -np.finfo(t).tiny / 4],
                         dtype=t)
+    elif t.kind == "c":
+        vals = np.array([0, complex(-0.0, -0.0), 3 - 4j, -1.5j, complex(np.inf, 1), complex(1, np.nan), -2.5 + 0j,
+                         complex(3e30, 4e30), complex(1e-30, -1e-30)], dtype=t)
     else:
         info = np.iinfo(t)
         vals = np.array([0, 1, -1, info.max, info.min, 7] if info.min < 0 else [0, 1, info.max, 7], dtype=t)
@@ -75,7 +80,10 @@ def test_abs_values_and_layouts(backend, dtype):
             want = np.abs(x)
         got = to_np(ivy.abs(ivy.asarray(x)))
         assert got.dtype == want.dtype and got.shape == want.shape
-        assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+        if t.kind == "c":  # |z| by hypot: within an ulp or two of NumPy's
+            np.testing.assert_allclose(got, want, rtol=4 * np.finfo(want.dtype).eps, atol=0)
+        else:
+            assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
 
 
 @pytest.mark.parametrize("name,fn", [("isfinite", np.isfinite), ("isinf", np.isinf), ("isnan", np.isnan),
@@ -407,7 +415,7 @@ def _layouts(a, b):
     single element of fewer or more dimensions (the result takes the other's or both),
     broadcasting rows, non-contiguous views, and zero-size arrays."""
     yield a, b
-    for one in (b[3:4], b[3:4].reshape(1, 1)):
+    for one in (b[3:4], b[3:4].reshape(1, 1), b[3:4].reshape(())):
         yield a, one
         yield one, a
     m = 7
@@ -417,7 +425,7 @@ def _layouts(a, b):
     yield a[:0].reshape(0, 3), b[3:4]
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"])
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
 def test_shift_layouts(backend, dtype):
     """Shifts against NumPy's definition for counts in and out of range, in every layout,
     at lengths that leave a vector loop a tail."""
@@ -430,14 +438,17 @@ def test_shift_layouts(backend, dtype):
         a = rng.integers(info.min, info.max, n, dtype=t, endpoint=True)
         hi = 2 * bits if wild else bits  # wild: a quarter of the counts out of range
         c = rng.integers(-3 if info.min < 0 else 0, hi, n).astype(t) if wild else rng.integers(0, bits, n).astype(t)
+        if wild:  # the extremes of the count's type, and a count far past the width
+            c[:3] = [info.min, info.max, min(2**40, int(info.max))]
         for x, y in _layouts(a, c):
             cnt = y.astype(np.int64)
             ok = (cnt >= 0) & (cnt < bits)
             safe = np.where(ok, cnt, 0).astype(t)
             xb, sb = np.broadcast_arrays(x, safe)
             okb = np.broadcast_to(ok, xb.shape)
-            want_l = np.where(okb, np.left_shift(xb, sb), 0).astype(t)
-            want_r = np.where(okb, np.right_shift(xb, sb), np.where(xb < 0, -1, 0)).astype(t)
+            fill_r = np.where(xb < 0, t.type(-1), t.type(0)) if info.min < 0 else np.zeros_like(xb)
+            want_l = np.where(okb, np.left_shift(xb, sb), t.type(0))  # (all of dtype t: no float64)
+            want_r = np.where(okb, np.right_shift(xb, sb), fill_r)
             check(ivy.bitwise_left_shift(ivy.asarray(x), ivy.asarray(y)), want_l)
             check(ivy.bitwise_right_shift(ivy.asarray(x), ivy.asarray(y)), want_r)
 
