@@ -15,7 +15,6 @@
 #include "ivy/backends/torch.hpp"
 #include "cpu_isa.hpp"
 #include "npy_kernels.hpp"
-#include "npy_scalar.hpp"
 #include "ivy/dispatch.hpp"
 
 namespace ivy::torch {

@@ -2,6 +2,7 @@
 #include <mutex>
 #include <random>
 
+#include "cpu_loops.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -71,17 +72,6 @@ To convert(From v) {
     return static_cast<To>(v);
   }
 }
-
-template <class T, class F>
-[[gnu::always_inline]] inline void convert_all(T* __restrict dst, const F* __restrict src, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) dst[i] = convert<T>(src[i]);
-}
-#if IVY_AVX2
-template <class T, class F>
-IVY_AVX2_FN void convert_all_avx2(T* __restrict dst, const F* __restrict src, std::int64_t n) {
-  convert_all(dst, src, n);
-}
-#endif
 }  // namespace
 
 Array cast(const Array& x, DType d) {
@@ -93,12 +83,13 @@ Array cast(const Array& x, DType d) {
       using T = typename decltype(tt)::type;
       const F* src = ptr<F>(x);
       T* dst = ptr<T>(out);
+      auto conv = [](F v) { return convert<T>(v); };
 #if IVY_AVX2
       if constexpr (!is_cplx_v<F> && !is_cplx_v<T>) {
-        if (isa::kAvx2) return convert_all_avx2(dst, src, n);
+        if (isa::kAvx2) return loops::each1_avx2(dst, src, n, conv);
       }
 #endif
-      convert_all(dst, src, n);
+      loops::each1(dst, src, n, conv);
     });
   });
   return out;

@@ -45,26 +45,21 @@ Array loop1(const Shape& s, DType d, const Array& x, F f) {
   each1(ptr<U>(out), ptr<T>(x), out.size(), f);
   return out;
 }
-// f(a, b, flag) -> U; the flag (of type Flag) is returned through `flag_out`.
-template <class U, class T, class Flag, class F>
-Array loop2_flag(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f, Flag& flag_out) {
+// f(a, b) -> U.
+template <class U, class T, class F>
+Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
   Array out = alloc(s, d);
+  auto g = [f](T a, T b, unsigned char&) { return f(a, b); };
 #if IVY_AVX2
   if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) {
     if (isa::kAvx2) {
-      flag_out = each2_avx2<Flag>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, f);
+      each2_avx2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
       return out;
     }
   }
 #endif
-  flag_out = each2<Flag>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, f);
+  each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
   return out;
-}
-// f(a, b) -> U.
-template <class U, class T, class F>
-Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
-  unsigned char unused;
-  return loop2_flag<U, T>(s, d, x1, x2, mode, [f](T a, T b, unsigned char&) { return f(a, b); }, unused);
 }
 // Which loop a binary function can use (-1: broadcasting, take xtensor's path).
 inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
@@ -200,15 +195,18 @@ template <class T> T s_logaddexp(T a, T b) {
   if (d != d) return a == b ? a : std::numeric_limits<T>::quiet_NaN();
   return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
 }
-// NaN propagates (a NaN `a` fails the comparison and is kept; a NaN `b` is picked by
-// b != b); branch-free so the loops vectorize.
+// NaN propagates: the plain comparison keeps a NaN `a` (it fails the comparison; this is
+// xtensor's maximum), then a NaN `b` replaces the result. Branch-free, so the loops
+// vectorize: a max, a compare and a blend per vector.
 template <class T> T s_maximum(T a, T b) {
-  if constexpr (is_realf_v<T>) return ((a < b) | (b != b)) ? b : a;
-  else return a < b ? b : a;
+  const T m = a < b ? b : a;
+  if constexpr (is_realf_v<T>) return b != b ? b : m;
+  else return m;
 }
 template <class T> T s_minimum(T a, T b) {
-  if constexpr (is_realf_v<T>) return ((b < a) | (b != b)) ? b : a;
-  else return b < a ? b : a;
+  const T m = b < a ? b : a;
+  if constexpr (is_realf_v<T>) return b != b ? b : m;
+  else return m;
 }
 template <class T> bool truthy(T v) {
   if constexpr (is_cplx_v<T>) return v != T(0);
@@ -397,23 +395,6 @@ BINARY_FN(nextafter, visit_float, D_OUT, real_v<T>, same_t, std::nextafter(a, b)
 BINARY_FN(bitwise_and, visit, D_OUT, int_or_bool_v<T>, same_t, a & b)
 BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
-// A binary function whose defined result differs from the plain computation only for some
-// inputs: contiguous operands run `fast(a, b, flag)`, the plain computation, which ORs into
-// `flag` whether such an input occurred (in the same loop, which keeps vectorizing); only
-// then is the whole loop redone with `defined`. Broadcasting operands take xtensor's path
-// with `defined`.
-template <class T, class Flag, class Fast, class Defined>
-void fast_or_defined(const Shape& s, DType d, const Array& x1, const Array& x2, Fast fast, Defined defined,
-                     Array& out) {
-  const int mode = loop_mode(x1, x2, s);
-  if (mode < 0) {
-    out = eval<T>(s, d, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
-    return;
-  }
-  Flag flag = 0;
-  out = loop2_flag<T, T>(s, d, x1, x2, mode, fast, flag);
-  if (flag != 0) out = loop2<T, T>(s, d, x1, x2, mode, defined);
-}
 // Shifts and floor_divide/remainder of contiguous operands: NumPy's definitions in
 // src/npy_kernels.cpp (shared with the torch backend); broadcasting ones through xtensor
 // with the scalar definitions.
@@ -461,38 +442,8 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
 XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out); }
 XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
 BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
-// maximum/minimum: the plain comparison (xtensor's maximum: a NaN `a` is kept, it fails the
-// comparison), then a NaN `b` replaces the result: contiguous floating operands in one
-// branch-free pass (a max, a compare and a blend per vector). Broadcasting floating
-// operands (and integers) take fast_or_defined: the flag notes a NaN `b`.
-template <bool Max>
-void extremum_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
-  const DType cd = spec[0].dtype;
-  const As a1(in[0], cd), a2(in[1], cd);
-  const Array &x1 = *a1, &x2 = *a2;
-  VISIT_IF(visit, cd, real_v<T>, name, {
-    using M = typename uint_of<sizeof(T)>::type;
-    if constexpr (is_realf_v<T>) {
-      const int mode = loop_mode(x1, x2, spec[0].shape);
-      if (mode >= 0) {
-        out[0] = loop2<T, T>(spec[0].shape, cd, x1, x2, mode, [](T a, T b) -> T {
-          const T m = Max ? (a < b ? b : a) : (b < a ? b : a);  // a NaN a is kept
-          return b != b ? b : m;
-        });
-        return;
-      }
-    }
-    fast_or_defined<T, M>(
-        spec[0].shape, cd, x1, x2,
-        [](T a, T b, M& flag) -> T {
-          if constexpr (is_realf_v<T>) flag |= static_cast<M>(b != b);
-          return Max ? (a < b ? b : a) : (b < a ? b : a);
-        },
-        [](T a, T b) -> T { return Max ? s_maximum(a, b) : s_minimum(a, b); }, out[0]);
-  });
-}
-XT_KERNEL(maximum) { extremum_kernel<true>("maximum", in, spec, out); }
-XT_KERNEL(minimum) { extremum_kernel<false>("minimum", in, spec, out); }
+BINARY_FN(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
+BINARY_FN(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
 BINARY_FN(equal, visit, D_PROMOTED, any_v<T>, bool_t, a == b)
 BINARY_FN(not_equal, visit, D_PROMOTED, any_v<T>, bool_t, a != b)
 BINARY_FN(greater, visit, D_PROMOTED, real_v<T>, bool_t, a > b)
