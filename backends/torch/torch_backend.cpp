@@ -15,6 +15,7 @@
 #include "ivy/backends/torch.hpp"
 #include "cpu_isa.hpp"
 #include "npy_kernels.hpp"
+#include "vec_math.hpp"
 #include "ivy/dispatch.hpp"
 
 namespace ivy::torch {

@@ -13,6 +13,7 @@
 #include "cpu_loops.hpp"
 #include "npy_kernels.hpp"
 #include "npy_scalar.hpp"
+#include "vec_math.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -328,7 +329,21 @@ UNARY_XT(tanh, tanh)
 #define D_OUT spec[0].dtype
 #define D_IN in[0].dtype()
 UNARY_FN(expm1, visit_float, D_OUT, true, same_t, s_expm1(v))
-UNARY_FN(log1p, visit_float, D_OUT, true, same_t, s_log1p(v))
+// float32 log1p: ivy's vectorized one (vec_math.hpp; xtensor's loop calls libm's log1pf per
+// element, ~8x slower); other dtypes through libm.
+XT_KERNEL(log1p) {
+  if (spec[0].dtype == DType::float32) {
+    const As xa(in[0], DType::float32);
+    out[0] = alloc(spec[0].shape, DType::float32);
+    vmath::log1p_n(ptr<float>(out[0]), ptr<float>(*xa), out[0].size());
+    return;
+  }
+  const As xa(in[0], spec[0].dtype);
+  const Array& x = *xa;
+  VISIT_IF(visit_float, spec[0].dtype, true, "log1p", {
+    out[0] = loop1<T, T>(spec[0].shape, spec[0].dtype, x, [](T v) { return s_log1p(v); });
+  });
+}
 UNARY_FN(log2, visit_float, D_OUT, true, same_t, s_log2(v))
 UNARY_FN(reciprocal, visit_float, D_OUT, true, same_t, T(1) / v)
 UNARY_FN(abs, visit, D_IN, not_bool_v<T>, real_t, s_abs(v))

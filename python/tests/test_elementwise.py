@@ -496,3 +496,27 @@ def test_log1p_extremes(backend, dtype):
     np.testing.assert_array_equal(np.signbit(got[fin]), np.signbit(want[fin]))
     np.testing.assert_allclose(got[fin], want[fin], rtol=4 * fi.eps, atol=0)
     np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
+
+
+def test_log1p_float32_within_one_ulp(backend):
+    """float32 log1p (ivy's vectorized loop on both backends' plain CPU arrays) within one
+    ulp of float64's log1p, across the binades from subnormal to max and near -1, at
+    lengths that leave every tail length, on contiguous, strided, 0-d and empty inputs."""
+    rng = np.random.default_rng(7)
+    mags = np.exp2(rng.uniform(-149, 127.9, 6000))
+    x = np.concatenate([mags, -np.minimum(mags, 1.0) * rng.uniform(0, 1, 6000),
+                        -1 + np.exp2(-np.arange(1, 25, dtype=np.float64))]).astype(np.float32)
+    x = x[np.isfinite(x) & (x > -1)]
+    exact = np.log1p(x.astype(np.float64))
+    near = exact.astype(np.float32)
+    ulp = np.spacing(np.abs(near)).astype(np.float64)
+    for n in list(range(0, 18)) + [x.size]:
+        got = to_np(ivy.log1p(ivy.asarray(x[:n])))
+        assert got.dtype == np.float32 and got.shape == (n,)
+        assert np.all(np.abs(got.astype(np.float64) - exact[:n]) <= ulp[:n]), n
+    xs = ivy.asarray(x.reshape(-1, 3))[:, 1]  # a strided view
+    got = to_np(ivy.log1p(xs))
+    assert np.all(np.abs(got.astype(np.float64) - exact.reshape(-1, 3)[:, 1]) <= ulp.reshape(-1, 3)[:, 1])
+    got0 = to_np(ivy.log1p(ivy.asarray(np.float32(0.5))))
+    assert got0.shape == () and abs(float(got0) - np.log1p(0.5)) <= np.spacing(np.float32(np.log1p(0.5)))
+    assert to_np(ivy.log1p(ivy.asarray(np.zeros((0, 3), np.float32)))).shape == (0, 3)
