@@ -14,6 +14,7 @@
 
 #include "ivy/backends/torch.hpp"
 #include "cpu_isa.hpp"
+#include "handle_cache.hpp"
 #include "npy_kernels.hpp"
 #include "vec_math.hpp"
 #include "ivy/dispatch.hpp"
@@ -378,73 +379,16 @@ struct TorchImpl final : ArrayImpl {
 
 const at::Tensor& T(const Array& a) { return static_cast<TorchImpl*>(a.impl())->t; }
 
-// The result handles (TorchImpl and its shared_ptr control block, one block of one size)
-// are recycled through a small per-thread free list: a handle costs a pointer pop instead
-// of a malloc/free pair, the only heap work ivy adds to a LibTorch call. The list is plain
-// thread-local data (no guard on access); a thread_local flusher, set up on first use,
-// returns the cached blocks when the thread ends, after which blocks go straight back to
-// operator delete (arrays destroyed late, e.g. in static destructors).
-struct HandleCache {
-  void* head;
-  int count;
-  bool registered;
-  bool dead;
-};
-// initial-exec: one %fs-relative load instead of a __tls_get_addr call (16 bytes of static
-// TLS, which a dlopen'ed libivy gets from glibc's surplus, as libgomp does).
-thread_local HandleCache t_handles __attribute__((tls_model("initial-exec")));
-constexpr int kMaxCachedHandles = 64;
-struct HandleCacheFlush {
-  ~HandleCacheFlush() {
-    HandleCache& c = t_handles;
-    while (c.head) {
-      void* next = *static_cast<void**>(c.head);
-      ::operator delete(c.head);
-      c.head = next;
-    }
-    c.count = 0;
-    c.dead = true;
-  }
-};
-void register_flush(HandleCache& c) {
-  c.registered = true;
-  static thread_local HandleCacheFlush flush;
-  (void)flush;
-}
-template <class U>
-struct HandleAlloc {
-  using value_type = U;
-  HandleAlloc() = default;
-  template <class V>
-  HandleAlloc(const HandleAlloc<V>&) {}  // NOLINT: rebinding
-  U* allocate(std::size_t n) {
-    HandleCache& c = t_handles;
-    if (n == 1 && c.head) {
-      void* p = c.head;
-      c.head = *static_cast<void**>(p);
-      --c.count;
-      return static_cast<U*>(p);
-    }
-    return static_cast<U*>(::operator new(n * sizeof(U)));
-  }
-  void deallocate(U* p, std::size_t n) {
-    HandleCache& c = t_handles;
-    if (n != 1 || c.dead || c.count >= kMaxCachedHandles) return ::operator delete(p);
-    if (!c.registered) register_flush(c);
-    *reinterpret_cast<void**>(p) = c.head;
-    c.head = p;
-    ++c.count;
-  }
-  template <class V>
-  friend bool operator==(const HandleAlloc&, const HandleAlloc<V>&) { return true; }
-};
+// Result handles come from a per-thread free list (src/handle_cache.hpp): a pointer pop
+// instead of a malloc/free pair, the only heap work ivy adds to a LibTorch call.
+struct TorchHandles;
 
 at::Tensor cast(const at::Tensor& t, DType d);
 // Every torch array stores its dtype's storage type: a kernel result LibTorch promoted
 // (integer sums and products come back int64) is cast here, so no array can carry storage
 // of another type than its label.
 Array handle(at::Tensor&& t, DType d) {
-  return Array(std::allocate_shared<TorchImpl>(HandleAlloc<TorchImpl>(), std::move(t), d));
+  return Array(std::allocate_shared<TorchImpl>(handles::Alloc<TorchImpl, TorchHandles>(), std::move(t), d));
 }
 Array make(at::Tensor t, DType d) {
   if (t.scalar_type() != st(d)) t = cast(t, d);

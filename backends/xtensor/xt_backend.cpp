@@ -3,6 +3,7 @@
 #include <random>
 
 #include "cpu_loops.hpp"
+#include "handle_cache.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -45,10 +46,22 @@ Array alloc(const Shape& s, DType d) {
   return Array(std::move(impl));
 }
 
-Array alias(const Array& x, const Shape& s) {
+// A view's handle (no buffer of its own) comes from a per-thread free list
+// (src/handle_cache.hpp). It keeps the original's handle alive (which owns or keeps the
+// buffer). alias_into writes the handle into its destination here: a returned handle is
+// two 8-byte stores that the caller's move reads back as one 16-byte load, which the CPU
+// cannot forward from the stores (perf: the stall after the call was ~7 ns of reshape's
+// ~36 ns).
+struct XtViewHandles;
+void alias_into(Array& out, const Array& x, const Shape& s) {
   auto* impl = static_cast<XtImpl*>(x.impl());
-  // the new view keeps the original alive (which owns or keeps the buffer)
-  return Array(std::make_shared<XtImpl>(s, x.dtype(), std::shared_ptr<void>(x.impl_ptr()), impl->data));
+  out = Array(std::allocate_shared<XtImpl>(handles::Alloc<XtImpl, XtViewHandles>(), s, x.dtype(),
+                                           std::shared_ptr<void>(x.impl_ptr()), impl->data));
+}
+Array alias(const Array& x, const Shape& s) {
+  Array r;
+  alias_into(r, x, s);
+  return r;
 }
 
 namespace {

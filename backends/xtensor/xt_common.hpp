@@ -104,6 +104,7 @@ auto view(const Array& a) {
 Array alloc(const Shape& s, DType d);
 // A new array sharing x's buffer with another shape (same number of elements).
 Array alias(const Array& x, const Shape& s);
+void alias_into(Array& out, const Array& x, const Shape& s);
 // Elementwise dtype conversion (complex -> real keeps the real part; -> bool is != 0).
 Array cast(const Array& x, DType d);
 inline Array cast_if(const Array& x, DType d) { return x.dtype() == d ? x : cast(x, d); }

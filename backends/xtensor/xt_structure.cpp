@@ -225,7 +225,7 @@ XT_KERNEL(triu) { tri(in[0], out[0], a.i0, false); }
 XT_KERNEL(astype) { out[0] = in[0].dtype() == spec[0].dtype ? contiguous_copy(in[0]) : cast(in[0], spec[0].dtype); }
 
 // ---------------------------------------------------------------- manipulation
-XT_KERNEL(reshape) { out[0] = alias(in[0], spec[0].shape); }
+XT_KERNEL(reshape) { alias_into(out[0], in[0], spec[0].shape); }
 XT_KERNEL(permute_dims) { out[0] = permute(in[0], a.axes); }
 XT_KERNEL(broadcast_to) { out[0] = broadcast_to(in[0], a.ints); }
 XT_KERNEL(flip) {  // a strided copy walking the flipped axes backwards
