@@ -113,6 +113,25 @@ XT_KERNEL(eye) {
       for (std::int64_t j = 0; j < a.i1; ++j) p[i * a.i1 + j] = (j - i == a.i2) ? T(1) : T(0);
   });
 }
+template <class T, class Dist>
+[[gnu::always_inline]] inline void random_loop(T* p, std::int64_t n, std::mt19937_64& g, const Dist& dist) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    auto v = dist(g);
+    if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(v), 0);
+    else p[i] = static_cast<T>(v);
+  }
+}
+#if IVY_AVX2
+// The same loop with everything it calls inlined (flatten) and built for AVX2: the engine's
+// refill of its 312 words (std::mt19937_64::_M_gen_rand, a libstdc++ template) vectorizes
+// there, and its select on each word's low bit is branch-free; built for the baseline ISA it
+// branches on random bits: 4.7 ns a draw here against 1.2. The same integer operations, so
+// the same draws; AVX2 without FMA, so the float operations round as the baseline's.
+template <class T, class Dist>
+[[gnu::flatten]] IVY_AVX2_FN void random_loop_avx2(T* p, std::int64_t n, std::mt19937_64& g, const Dist& dist) {
+  random_loop(p, n, g, dist);
+}
+#endif
 template <class Dist>
 void fill_random(Array& out, Dist dist) {
   std::lock_guard<std::mutex> lock(rng_mutex());
@@ -121,11 +140,10 @@ void fill_random(Array& out, Dist dist) {
     using T = typename decltype(tag)::type;
     T* p = ptr<T>(out);
     const std::int64_t n = out.size();
-    for (std::int64_t i = 0; i < n; ++i) {
-      auto v = dist(g);
-      if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(v), 0);
-      else p[i] = static_cast<T>(v);
-    }
+#if IVY_AVX2
+    if (isa::kAvx2) return random_loop_avx2(p, n, g, dist);
+#endif
+    random_loop(p, n, g, dist);
   });
 }
 // 53 random bits -> a double in [0, 1) (one draw of the 64-bit engine).
