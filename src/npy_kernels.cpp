@@ -1,4 +1,4 @@
-// NumPy's floor_divide, remainder and shifts over contiguous arrays (npy_kernels.hpp).
+// NumPy's floor_divide, remainder, copysign and shifts over contiguous arrays (npy_kernels.hpp).
 // Built with -fno-trapping-math (the branch-free selects vectorize) and -ffp-contract=off
 // (nothing is fused into an FMA that the source does not ask for): CMakeLists.txt.
 #include "npy_kernels.hpp"
@@ -145,6 +145,14 @@ void remainder_n(float* o, const float* p, const float* q, std::int64_t n, int m
 }
 void remainder_n(double* o, const double* p, const double* q, std::int64_t n, int mode) {
   divmod_f64<true>(o, p, q, n, mode);
+}
+// copysign: the sign bit of b on the magnitude of a (NaNs included: their sign bits are
+// read and written as any other), two bitwise operations per element.
+void copysign_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+  loops::each2_best<unsigned char>(o, p, q, n, mode, [](float a, float b, unsigned char&) { return std::copysign(a, b); });
+}
+void copysign_n(double* o, const double* p, const double* q, std::int64_t n, int mode) {
+  loops::each2_best<unsigned char>(o, p, q, n, mode, [](double a, double b, unsigned char&) { return std::copysign(a, b); });
 }
 template <class T>
 void left_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode) {

@@ -159,9 +159,10 @@ bool shift_counts_out_of_range(const at::Tensor& c, std::int64_t bits) {
 // same sizes (mode 0) or one of them a single element with no more dimensions than the
 // other (1: b, 2: a), so that the result has the other's sizes. There one pass computes
 // NumPy's result, where LibTorch's kernel gives another for some inputs and needs a pass
-// that checks for them after it (np_floor_divide and the others in ns_ops.inc). Returns an
-// undefined tensor where the operands do not qualify.
-enum class NpyOp { floor_divide, remainder, left_shift, right_shift };
+// that checks for them after it (np_floor_divide and the others in ns_ops.inc), or, for
+// copysign, runs at two speeds (ns_ops.inc). Returns an undefined tensor where the operands
+// do not qualify.
+enum class NpyOp { floor_divide, remainder, copysign, left_shift, right_shift };
 at::Tensor npy_loop(NpyOp op, const at::Tensor& a, const at::Tensor& b) {
   const auto ty = a.scalar_type();
   if (b.scalar_type() != ty || !a.device().is_cpu() || !b.device().is_cpu() || !a.is_contiguous() ||
@@ -182,15 +183,16 @@ at::Tensor npy_loop(NpyOp op, const at::Tensor& a, const at::Tensor& b) {
     const std::int64_t n = r.numel();
     if constexpr (std::is_floating_point_v<T>) {
       if (op == NpyOp::floor_divide) npy::floor_divide_n(o, p, q, n, mode);
-      else npy::remainder_n(o, p, q, n, mode);
+      else if (op == NpyOp::remainder) npy::remainder_n(o, p, q, n, mode);
+      else npy::copysign_n(o, p, q, n, mode);
     } else {
       if (op == NpyOp::left_shift) npy::left_shift_n(o, p, q, n, mode);
       else npy::right_shift_n(o, p, q, n, mode);
     }
     return r;
   };
-  const bool divmod = op == NpyOp::floor_divide || op == NpyOp::remainder;
-  if (divmod) {
+  const bool floating = op == NpyOp::floor_divide || op == NpyOp::remainder || op == NpyOp::copysign;
+  if (floating) {
     if (ty == at::kFloat) return run(float{});
     if (ty == at::kDouble) return run(double{});
     return {};

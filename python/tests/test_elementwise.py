@@ -478,6 +478,26 @@ def test_floor_divide_remainder_layouts(backend, dtype, name, fn):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_copysign_layouts(backend, dtype):
+    """copysign in every layout, bit for bit against NumPy: signed zeros, infinities and NaNs
+    of either sign on both sides (a NaN's sign bit is read and written as any other)."""
+    t = np.dtype(dtype)
+    ut = np.dtype("u%d" % t.itemsize)
+    rng = np.random.default_rng(11)
+    a = (rng.standard_normal(1003) * 100).astype(t)
+    b = rng.standard_normal(1003).astype(t)
+    nan = np.array(np.nan, t)
+    neg_nan = -nan
+    a[:8] = [0.0, -0.0, np.inf, -np.inf, nan, neg_nan, np.finfo(t).tiny / 4, 1.0]
+    b[:8] = [-0.0, 0.0, neg_nan, nan, -1.0, 2.0, -np.inf, neg_nan]
+    for x, y in _layouts(a, b):
+        want = np.copysign(x, y)
+        got = to_np(ivy.copysign(ivy.asarray(x), ivy.asarray(y)))
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(np.ascontiguousarray(got).view(ut), np.ascontiguousarray(want).view(ut))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_log1p_extremes(backend, dtype):
     """log1p near the top of the range and of subnormals (LibTorch's vectorized log1p gives
     inf above ~1e38 and 0 for the smallest float32 subnormals), next to the special values;
