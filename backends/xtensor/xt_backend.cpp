@@ -108,44 +108,6 @@ Array cast(const Array& x, DType d) {
   return out;
 }
 
-namespace {
-template <class E>
-void strided_row(unsigned char* dst, const unsigned char* src, std::int64_t n, std::int64_t step) {
-  constexpr std::int64_t w = sizeof(E);
-  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * w, src + i * step * w, w);
-}
-}  // namespace
-
-void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os, const Dims& strides, std::int64_t base,
-                  std::size_t sz) {
-  const std::int64_t r = static_cast<std::int64_t>(os.size());
-  if (os.numel() == 0) return;
-  if (r == 0) {
-    std::memcpy(dst, src + base * static_cast<std::int64_t>(sz), sz);
-    return;
-  }
-  const std::int64_t len = os[r - 1], step = strides[r - 1];
-  const std::size_t row_bytes = static_cast<std::size_t>(len) * sz;
-  const std::int64_t rows = os.numel() / len;
-  Dims pos;  // odometer over the leading axes of the result
-  pos.resize(static_cast<std::size_t>(r - 1));
-  for (std::int64_t k = 0; k < rows; ++k) {
-    std::int64_t off = base;
-    for (std::int64_t d = 0; d + 1 < r; ++d) off += pos[d] * strides[d];
-    const unsigned char* s = src + off * static_cast<std::int64_t>(sz);
-    if (step == 1) {
-      std::memcpy(dst, s, row_bytes);
-    } else {
-      visit_width(sz, [&](auto e) { strided_row<decltype(e)>(dst, s, len, step); });
-    }
-    dst += row_bytes;
-    for (std::int64_t d = r - 2; d >= 0; --d) {
-      if (++pos[d] < os[d]) break;
-      pos[d] = 0;
-    }
-  }
-}
-
 // A strided copy reading broadcast axes with stride 0.
 Array broadcast_to(const Array& x, const Shape& s) {
   if (x.shape() == s) return x;

@@ -20,6 +20,7 @@
 #include <xtensor/xstorage.hpp>
 
 #include "cpu_isa.hpp"
+#include "strided_copy.hpp"
 #include "ivy/dispatch.hpp"
 
 namespace ivy::xtb {
@@ -182,10 +183,7 @@ void visit_width(std::size_t width, F&& f) {
 // Layout helpers (type-agnostic, element = itemsize bytes).
 Array broadcast_to(const Array& x, const Shape& s);
 Array permute(const Array& x, const Dims& perm);
-// dst (contiguous, shape os) = the elements of src at base + sum_d i_d * strides[d]
-// (element units; strides may be negative), rows with stride 1 copied in one memcpy.
-void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os, const Dims& strides, std::int64_t base,
-                  std::size_t sz);
+using copyk::strided_copy;  // src/strided_copy.hpp
 Array contiguous_copy(const Array& x);
 
 // Moves `axes` of x to the end (keeping order); returns [outer, inner] sizes.

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ivy
-from conftest import check
+from conftest import check, np_dtype, skip_unless_supported, to_np
 
 A = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 
@@ -54,6 +54,30 @@ def test_expand_dims_errors(backend):
 @pytest.mark.parametrize("axis", [None, 0, -1, (0, 2)])
 def test_flip(backend, axis):
     check(ivy.flip(x(), axis=axis), np.flip(A, axis))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                   "float16", "float32", "float64", "complex64", "complex128"])
+def test_flip_every_dtype_and_layout(backend, dtype):
+    """flip bit for bit in every dtype (elements of 1 to 16 bytes), every axis combination,
+    on 0-d, zero-size, contiguous and strided inputs."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np_dtype(dtype)
+    rng = np.random.default_rng(5)
+    base = rng.integers(0, 100, 3 * 4 * 5).reshape(3, 4, 5)
+    a = (base % 2 == 1) if t == np.bool_ else (base * (1 + 1j) if t.kind == "c" else base).astype(t)
+    cases = [(a, ax) for ax in [None, 0, 1, 2, -1, (0, 1), (0, 2), (1, 2), (0, 1, 2)]]
+    cases += [(a[0, :, 0], 0), (np.array(a[0, 0, 0]), None), (a[:, :0], 0), (a[:, :0], (0, 2))]
+    cases = [(ivy.asarray(v), v, ax) for v, ax in cases]
+    # views made by ivy (strided on backends with views)
+    cases += [(ivy.asarray(a)[:, ::2, 1:4], a[:, ::2, 1:4], 1),
+              (ivy.permute_dims(ivy.asarray(a), (2, 0, 1)), a.transpose(2, 0, 1), (0, 2))]
+    for x, v, ax in cases:
+        got = to_np(ivy.flip(x, axis=ax))
+        want = np.flip(v, axis=ax)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(np.ascontiguousarray(got).view(np.uint8),
+                                      np.ascontiguousarray(want).view(np.uint8))
 
 
 def test_moveaxis_permute(backend):
