@@ -296,7 +296,6 @@ using ::at::cpu::triu;
 // CompositeExplicitAutograd kernels (one implementation for every device; the calls they
 // make inside still go through the dispatcher)
 using ::at::compositeexplicitautograd::_to_copy;
-using ::at::compositeexplicitautograd::clone;
 using ::at::compositeexplicitautograd::full;
 using ::at::compositeexplicitautograd::repeat;
 // abs: LibTorch's functional abs is CompositeExplicitAutograd: an empty result and abs_out,
@@ -304,6 +303,17 @@ using ::at::compositeexplicitautograd::repeat;
 inline at::Tensor abs(const at::Tensor& x) {
   at::Tensor r = ::at::cpu::empty({0}, x.options());
   ::at::cpu::abs_out(r, x);
+  return r;
+}
+// clone of a contiguous tensor: LibTorch's empty CPU tensor of its sizes and dtype and one
+// memcpy (LibTorch's clone makes empty_like and copy_, two more dispatcher calls, and copies
+// through a TensorIterator: 1.2 us against 0.85 for 40 KB here). Tensors with a negative or
+// conjugate bit (whose copy resolves it) and other layouts take LibTorch's.
+inline at::Tensor clone(const at::Tensor& x, c10::optional<at::MemoryFormat> format = c10::nullopt) {
+  if (format || !x.is_contiguous() || x.is_neg() || x.is_conj() || x.layout() != at::kStrided)
+    return ::at::compositeexplicitautograd::clone(x, format);
+  at::Tensor r = ::at::cpu::empty(x.sizes(), x.options());
+  if (r.nbytes() > 0) std::memcpy(r.data_ptr(), x.data_ptr(), r.nbytes());
   return r;
 }
 // zeros_like of a contiguous tensor: LibTorch's empty CPU tensor of its sizes and dtype,
