@@ -109,7 +109,66 @@ IVY_AVX2_FMA_FN void log1p_avx2(float* o, const float* x, std::int64_t n) {
 }
 #endif
 
+// ---- tan, float32, computed in float64
+//
+// x = n*(pi/2) + r with n = x*(2/pi) rounded to nearest (by adding and subtracting 1.5*2^52,
+// whose sum's lowest bit is n's parity) and r by Cody-Waite in three parts of pi/2: the first
+// two have 33 significant bits, so n*part is exact for |n| < 2^20 (|x| < 2^17 here). Then
+// tan x = sin r / cos r (n even) or -cos r / sin r (n odd), with sin and cos of |r| <= pi/4 by
+// their Taylor series to r^13 and r^12 (truncation below 1e-12 relative). Every step is a
+// float64 add, multiply or divide (no FMA), so the baseline and AVX2 loops give the same bits,
+// and the result is the exact tan rounded once to float32 but for an error near 1e-12
+// relative. |x| >= 2^17, inf and NaN go to libm's tanf in a second pass.
+constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
+constexpr double kPio2A = 0x1.921fb54400000p+0;   // 33 bits
+constexpr double kPio2B = 0x1.0b4611a600000p-34;  // 33 bits
+constexpr double kPio2C = 0x1.3198a2e037073p-69;
+constexpr double kRound = 0x1.8p52;
+
+[[gnu::always_inline]] inline float tan_reduced(float xf) {
+  const double x = xf;
+  const double t = x * kTwoOverPi + kRound;
+  const double n = t - kRound;
+  const bool odd = (std::bit_cast<std::int64_t>(t) & 1) != 0;
+  const double r = ((x - n * kPio2A) - n * kPio2B) - n * kPio2C;
+  const double z = r * r;
+  const double sp =
+      z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800))))));
+  const double s = r + r * sp;
+  const double c =
+      1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600))))));
+  const double num = odd ? -c : s, den = odd ? s : c;
+  const float q = static_cast<float>(num / den);
+  return xf == 0.f ? xf : q;  // the sign of a zero (r + r * sp is +0 for r = -0)
+}
+[[gnu::always_inline]] inline std::uint32_t tan_loop(float* __restrict o, const float* __restrict x, std::int64_t n) {
+  std::uint32_t far = 0;  // any |x| >= 2^17, inf or NaN
+  for (std::int64_t i = 0; i < n; ++i) {
+    far |= static_cast<std::uint32_t>(!(std::fabs(x[i]) < 0x1p17f));
+    o[i] = tan_reduced(x[i]);
+  }
+  return far;
+}
+#if IVY_AVX2
+IVY_AVX2_FN std::uint32_t tan_loop_avx2(float* __restrict o, const float* __restrict x, std::int64_t n) {
+  return tan_loop(o, x, n);
+}
+#endif
+
 }  // namespace
+
+void tan_n(float* o, const float* x, std::int64_t n) {
+  std::uint32_t far;
+#if IVY_AVX2
+  if (isa::kAvx2)
+    far = tan_loop_avx2(o, x, n);
+  else
+#endif
+    far = tan_loop(o, x, n);
+  if (far)
+    for (std::int64_t i = 0; i < n; ++i)
+      if (!(std::fabs(x[i]) < 0x1p17f)) o[i] = std::tan(x[i]);
+}
 
 void log1p_n(float* o, const float* x, std::int64_t n) {
 #if IVY_AVX2

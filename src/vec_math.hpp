@@ -14,4 +14,9 @@ namespace ivy::vmath {
 // +inf, NaN, zeros of either sign and subnormals as the standard (and C99) give them.
 void log1p_n(float* o, const float* x, std::int64_t n);
 
+// o[i] = tan(x[i]) for n float32 elements (o must not overlap x): the exact value rounded
+// to float32 but for an error near 1e-12 relative (computed in float64) for |x| < 2^17,
+// libm's tanf beyond; tan(+-0) = +-0, inf and NaN give NaN.
+void tan_n(float* o, const float* x, std::int64_t n);
+
 }  // namespace ivy::vmath

@@ -518,6 +518,26 @@ def test_log1p_extremes(backend, dtype):
     np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
 
 
+def test_tan_float32_within_one_ulp(backend):
+    """float32 tan (the xtensor backend's vectorized loop, computed in float64) within one ulp
+    of float64's tan, near multiples of pi/2, beyond 2^17 (libm there), at every tail length;
+    signed zeros kept, inf and NaN give NaN."""
+    rng = np.random.default_rng(3)
+    k = np.arange(-60, 61)
+    x = np.concatenate([rng.uniform(-10, 10, 3000), np.exp2(rng.uniform(-149, 40, 3000)) * rng.choice([-1, 1], 3000),
+                        k * (np.pi / 2), [float.fromhex("0x1.9a48dep+16"), float.fromhex("0x1.f9cbe2p+7")]]).astype(np.float32)
+    exact = np.tan(x.astype(np.float64))
+    ulp = np.spacing(np.abs(exact.astype(np.float32))).astype(np.float64)
+    for n in list(range(0, 18)) + [x.size]:
+        got = to_np(ivy.tan(ivy.asarray(x[:n])))
+        assert got.dtype == np.float32 and got.shape == (n,)
+        assert np.all(np.abs(got.astype(np.float64) - exact[:n]) <= ulp[:n]), n
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan], np.float32)
+    got = to_np(ivy.tan(ivy.asarray(sp)))
+    np.testing.assert_array_equal(np.signbit(got[:2]), [False, True])
+    assert got[0] == 0 and np.all(np.isnan(got[2:]))
+
+
 def test_log1p_float32_within_one_ulp(backend):
     """float32 log1p (ivy's vectorized loop on both backends' plain CPU arrays) within one
     ulp of float64's log1p, across the binades from subnormal to max and near -1, at

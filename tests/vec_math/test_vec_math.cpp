@@ -1,6 +1,6 @@
-// ivy's own float32 log1p (src/vec_math.cpp, included here to reach both of its loops):
-// against float64 log1p rounded, on a sample of every float32 bit pattern, and the AVX2 and
-// baseline loops against each other bit for bit.
+// ivy's own float32 functions (src/vec_math.cpp, included here to reach both of their
+// loops): against the float64 function rounded, on a sample of every float32 bit pattern,
+// and the AVX2 and baseline loops against each other bit for bit.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -18,6 +18,8 @@ extern const bool kAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_suppor
 namespace {
 using ivy::vmath::log1p_n;
 using ivy::vmath::log1p_one;
+using ivy::vmath::tan_loop;
+using ivy::vmath::tan_n;
 
 // |got - exact| in units of the last place of the float32 result nearest to exact.
 double ulp_error(float got, double exact) {
@@ -102,6 +104,78 @@ TEST(VecMath, Log1pEveryLengthAndInPlace) {
     std::vector<float> y = x;
     log1p_n(y.data(), y.data(), n);
     for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(y[i], o[i]);
+  }
+}
+
+std::vector<float> tan_inputs() {
+  std::vector<float> v;
+  for (std::uint64_t b = 0; b < (1ull << 32); b += 97) v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+  // near multiples of pi/2 (the reduced argument cancels) and around the 2^17 limit
+  for (int k = -40; k <= 40; ++k) {
+    float x = static_cast<float>(k * 1.5707963267948966);
+    for (int i = 0; i < 200; ++i) x = std::nextafter(x, -std::numeric_limits<float>::infinity());
+    for (int i = 0; i < 400; ++i, x = std::nextafter(x, std::numeric_limits<float>::infinity())) v.push_back(x);
+  }
+  // the floats in [1, 2^17) nearest to multiples of pi/2 (exhaustive search in long double):
+  // the reduced argument down to 4e-9
+  for (float c : {0x1.f9cbe2p+7f, 0x1.f9cbe2p+8f, 0x1.2d97c8p+2f, 0x1.9a48dep+15f, 0x1.f9cbe2p+9f, 0x1.2d97c8p+3f,
+                  0x1.9a48dep+16f, 0x1.f9cbe2p+10f}) {
+    v.push_back(c);
+    v.push_back(-c);
+  }
+  for (float c : {0x1p17f, -0x1p17f, 1e5f})
+    for (int i = -50; i <= 50; ++i) v.push_back(c + static_cast<float>(i) * 0.0078125f);
+  for (float x : {0.f, -0.f, std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(),
+                  std::numeric_limits<float>::min(), std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                  std::numeric_limits<float>::quiet_NaN()})
+    v.push_back(x);
+  return v;
+}
+
+TEST(VecMath, TanCorrectlyRoundedBelow2To17) {
+  const std::vector<float> in = tan_inputs();
+  std::vector<float> out(in.size());
+  tan_n(out.data(), in.data(), static_cast<std::int64_t>(in.size()));
+  double worst = 0;
+  float worst_x = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const float x = in[i], got = out[i];
+    if (!std::isfinite(x)) {
+      ASSERT_TRUE(std::isnan(got)) << "tan(" << x << ") = " << got;
+    } else if (!(std::fabs(x) < 0x1p17f)) {
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(std::tan(x))) << "tan(" << x << ")";
+    } else if (x == 0.f || std::fabs(x) < std::numeric_limits<float>::min()) {
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(x)) << "tan(" << x << ")";
+    } else {
+      const double err = ulp_error(got, std::tan(static_cast<double>(x)));
+      if (err > worst) worst = err, worst_x = x;
+    }
+  }
+  // the exact value rounded, to the float64 evaluation's error: 0.5 ulp and a hair
+  EXPECT_LT(worst, 0.5001) << "at x = " << worst_x;
+}
+
+TEST(VecMath, TanLoopsAgreeBitForBit) {
+  if (!ivy::isa::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU: only the baseline loop runs";
+  const std::vector<float> in = tan_inputs();
+  std::vector<float> avx(in.size()), base(in.size());
+  tan_n(avx.data(), in.data(), static_cast<std::int64_t>(in.size()));
+  tan_loop(base.data(), in.data(), static_cast<std::int64_t>(in.size()));  // the baseline build of the loop
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (!(std::fabs(in[i]) < 0x1p17f)) continue;  // the second pass's libm values
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(avx[i]), std::bit_cast<std::uint32_t>(base[i])) << "tan(" << in[i] << ")";
+  }
+}
+
+TEST(VecMath, TanEveryLength) {
+  for (std::int64_t n = 0; n <= 40; ++n) {
+    std::vector<float> x(static_cast<std::size_t>(n)), o(static_cast<std::size_t>(n) + 1, 7.f);
+    for (std::int64_t i = 0; i < n; ++i) x[i] = i == 5 ? 3e5f : 0.37f * static_cast<float>(i) - 3.f;
+    tan_n(o.data(), x.data(), n);
+    for (std::int64_t i = 0; i < n; ++i)
+      EXPECT_NEAR(o[i], std::tan(static_cast<double>(x[i])), 1e-6 * std::fabs(std::tan(static_cast<double>(x[i])))) << n << " " << i;
+    EXPECT_EQ(o[n], 7.f) << "wrote past the end, n " << n;
   }
 }
 }  // namespace
