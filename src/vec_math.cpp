@@ -1,5 +1,6 @@
 // Element-wise math of ivy's own (vec_math.hpp). Built with -ffp-contract=off: the fused
-// multiply-adds are the ones the source names, so the baseline and AVX2 loops round alike.
+// multiply-adds are the ones the source names, so the baseline and AVX2 loops round alike;
+// and -fno-math-errno, so that loops calling sqrt vectorize.
 #include "vec_math.hpp"
 
 #include <bit>
@@ -109,65 +110,241 @@ IVY_AVX2_FMA_FN void log1p_avx2(float* o, const float* x, std::int64_t n) {
 }
 #endif
 
-// ---- tan, float32, computed in float64
+// ---- float32 functions computed in float64
 //
-// x = n*(pi/2) + r with n = x*(2/pi) rounded to nearest (by adding and subtracting 1.5*2^52,
-// whose sum's lowest bit is n's parity) and r by Cody-Waite in three parts of pi/2: the first
-// two have 33 significant bits, so n*part is exact for |n| < 2^20 (|x| < 2^17 here). Then
-// tan x = sin r / cos r (n even) or -cos r / sin r (n odd), with sin and cos of |r| <= pi/4 by
-// their Taylor series to r^13 and r^12 (truncation below 1e-12 relative). Every step is a
-// float64 add, multiply or divide (no FMA), so the baseline and AVX2 loops give the same bits,
-// and the result is the exact tan rounded once to float32 but for an error near 1e-12
-// relative. |x| >= 2^17, inf and NaN go to libm's tanf in a second pass.
+// Each computes its float32 result from the float64 value of x with float64 adds, multiplies,
+// divides and square roots (no FMA: the baseline and AVX2 loops give the same bits), to
+// about 1e-13 relative, and rounds once: the exact value rounded to float32 but where it lies
+// within ~1e-13 relative of a rounding boundary. Special values come out as C99 says (NaN in,
+// NaN out; the signs of zeros of the odd functions; the infinities). Cores:
+// - exp_parts: x = n ln2 + r (n = x/ln2 rounded by adding and subtracting 1.5*2^52, ln2 in
+//   two parts, the first of 32 bits so n*part is exact), e^r - 1 by its Taylor series to
+//   r^11 (|r| <= 0.35: truncation 6e-14 relative), 2^n built from the exponent bits; x clamped to
+//   +-200 first (float32 results overflow or underflow well inside). e^x = 2^n + 2^n (e^r - 1),
+//   e^x - 1 = 2^n (e^r - 1) + (2^n - 1) (no cancellation beyond 3.4x).
+// - log_d: x = 2^k m with m in [sqrt(1/2), sqrt(2)) from the float64 bits (float32
+//   subnormals are normal there), log m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.172, by
+//   its series to s^15 (truncation 1e-13).
+// - log1p_d: log(u) + (y - (u - 1))/u for u = 1 + y (the rounding of u put back).
+// - atan_d: 1/|t| above 1 (pi/2 - ...), then (w - 1)/(w + 1) above tan(pi/8) (pi/4 + ...),
+//   then one halving, atan u = 2 atan(u / (1 + sqrt(1 + u^2))), |u| <= 0.2, by its series to
+//   u^19 (truncation 6e-16).
+// - trigonometric: x = n*(pi/2) + r by Cody-Waite in three parts of pi/2 (the first two of 33
+//   bits: n*part exact for |n| < 2^20, |x| < 2^17 here), sin r and cos r by their series to
+//   r^13 and r^12 (|r| <= pi/4: truncation below 1e-12 relative); |x| >= 2^17, inf and NaN go
+//   to libm in a second pass.
+constexpr double kRound = 0x1.8p52;
+constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+constexpr double kLn2A = 0x1.62e42fee00000p-1;  // 32 bits
+constexpr double kLn2B = 0x1.a39ef35793c76p-33;
+constexpr double kInvLn10 = 0x1.bcb7b1526e50ep-2;
+constexpr double kPi = 0x1.921fb54442d18p+1;
+constexpr double kPio2 = 0x1.921fb54442d18p+0;
+constexpr double kPio4 = 0x1.921fb54442d18p-1;
 constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
 constexpr double kPio2A = 0x1.921fb54400000p+0;   // 33 bits
 constexpr double kPio2B = 0x1.0b4611a600000p-34;  // 33 bits
 constexpr double kPio2C = 0x1.3198a2e037073p-69;
-constexpr double kRound = 0x1.8p52;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+#define IVY_VM [[gnu::always_inline]] inline
 
-[[gnu::always_inline]] inline float tan_reduced(float xf) {
-  const double x = xf;
-  const double t = x * kTwoOverPi + kRound;
+// x = n ln2 + r; returns e^r - 1 (its series to r^11 less the 1, no cancellation) and 2^n.
+IVY_VM double exp_parts(double x, double& scale) {
+  x = x > 200.0 ? 200.0 : (x < -200.0 ? -200.0 : x);  // NaN stays
+  const double t = x * kInvLn2 + kRound;
   const double n = t - kRound;
-  const bool odd = (std::bit_cast<std::int64_t>(t) & 1) != 0;
-  const double r = ((x - n * kPio2A) - n * kPio2B) - n * kPio2C;
+  const double r = (x - n * kLn2A) - n * kLn2B;
+  constexpr double kInvFact[9] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
+                                  1.0 / 40320, 1.0 / 362880};
+  double p = 1.0 / 39916800;  // 1/11!
+  p = p * r + 1.0 / 3628800;
+  for (int k = 8; k >= 0; --k) p = p * r + kInvFact[k];
+  const std::uint64_t ni = std::bit_cast<std::uint64_t>(t) - std::bit_cast<std::uint64_t>(kRound);  // n mod 2^64
+  scale = std::bit_cast<double>((ni + 1023) << 52);
+  return r * p;
+}
+IVY_VM double exp_d(double x) {
+  double scale;
+  const double em = exp_parts(x, scale);
+  return scale + scale * em;
+}
+// e^x - 1 = 2^n (e^r - 1) + (2^n - 1): 2^n - 1 exact for |n| <= 53; for n = 0 the series alone
+IVY_VM double expm1_d(double x) {
+  double scale;
+  const double em = exp_parts(x, scale);
+  return scale * em + (scale - 1.0);
+}
+// log x for x > 0 (0 -> -inf, negative -> NaN, inf -> inf, NaN -> NaN); k, lm: x = 2^k m,
+// log m, for log2 and log10.
+IVY_VM double log_parts(double x, double& kd) {
+  // (unsigned shifts and the exponent field made a float64 by the 2^52 trick: AVX2 has no
+  // 64-bit arithmetic shift or int64 -> float64 conversion, and the loop would not vectorize)
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+  const double field = std::bit_cast<double>(0x4330000000000000ULL | (bits >> 52)) - 0x1p52;
+  double m = std::bit_cast<double>((bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
+  const bool hi = m > 1.4142135623730951;
+  m = hi ? m * 0.5 : m;
+  kd = field - (hi ? 1022.0 : 1023.0);
+  const double sr = (m - 1.0) / (m + 1.0);
+  const double z = sr * sr;
+  double p = 1.0 / 15;
+  constexpr double kOdd[7] = {1.0, 1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13};
+  for (int k = 6; k >= 0; --k) p = p * z + kOdd[k];
+  return 2.0 * sr * p;  // log m
+}
+IVY_VM double log_fix(double x, double v) {  // the special values of log at 0, < 0, inf, NaN
+  return x > 0.0 && x < kInf ? v : (x == 0.0 ? -kInf : (x == kInf ? kInf : kNaN));
+}
+IVY_VM double log_d(double x) {
+  double k;
+  const double lm = log_parts(x, k);
+  return log_fix(x, k * kLn2 + lm);
+}
+IVY_VM double log1p_d(double y) {  // y >= -1 (below: NaN)
+  const double u = 1.0 + y;
+  return log_d(u) + (u > 0.0 && u < kInf ? (y - (u - 1.0)) / u : 0.0);
+}
+IVY_VM double atan_d(double t) {
+  const double a = std::fabs(t);
+  const bool inv = a > 1.0;
+  const double w = inv ? 1.0 / a : a;
+  const bool big = w > 0.41421356237309503;
+  const double u0 = big ? (w - 1.0) / (w + 1.0) : w;
+  const double u = u0 / (1.0 + std::sqrt(1.0 + u0 * u0));  // atan u0 = 2 atan u
+  const double z = u * u;
+  double p = 1.0 / 19;
+  constexpr double kAlt[9] = {1.0, -1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11, 1.0 / 13, -1.0 / 15, 1.0 / 17};
+  p = -p;
+  for (int k = 8; k >= 0; --k) p = p * z + kAlt[k];
+  double r = 2.0 * u * p + (big ? kPio4 : 0.0);
+  r = inv ? kPio2 - r : r;
+  return std::copysign(r, t);
+}
+// sin r, cos r for |r| <= pi/4
+IVY_VM void sincos_reduced(double r, double& s, double& c) {
   const double z = r * r;
   const double sp =
       z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800))))));
-  const double s = r + r * sp;
-  const double c =
-      1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600))))));
-  const double num = odd ? -c : s, den = odd ? s : c;
-  const float q = static_cast<float>(num / den);
-  return xf == 0.f ? xf : q;  // the sign of a zero (r + r * sp is +0 for r = -0)
+  s = r + r * sp;
+  c = 1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600))))));
 }
-[[gnu::always_inline]] inline std::uint32_t tan_loop(float* __restrict o, const float* __restrict x, std::int64_t n) {
-  std::uint32_t far = 0;  // any |x| >= 2^17, inf or NaN
+// x = n*(pi/2) + r: returns r, q = n mod 4
+IVY_VM double reduce_pio2(double x, std::int64_t& q) {
+  const double t = x * kTwoOverPi + kRound;
+  const double n = t - kRound;
+  q = std::bit_cast<std::int64_t>(t) & 3;
+  return ((x - n * kPio2A) - n * kPio2B) - n * kPio2C;
+}
+
+template <Op F>
+IVY_VM float f32(float xf) {
+  const double x = xf;
+  if constexpr (F == Op::sin || F == Op::cos || F == Op::tan) {
+    std::int64_t q;
+    double s, c;
+    sincos_reduced(reduce_pio2(x, q), s, c);
+    double v;
+    if constexpr (F == Op::tan) {
+      const bool odd = (q & 1) != 0;
+      v = (odd ? -c : s) / (odd ? s : c);
+    } else {
+      if constexpr (F == Op::cos) q = (q + 1) & 3;  // cos x = sin(x + pi/2)
+      const double sv = (q & 1) ? c : s;
+      v = (q & 2) ? -sv : sv;
+    }
+    const float f = static_cast<float>(v);
+    if constexpr (F == Op::cos) return f;
+    else return xf == 0.f ? xf : f;  // the sign of a zero (r + r*sp is +0 for r = -0)
+  } else if constexpr (F == Op::exp) {
+    return static_cast<float>(exp_d(x));
+  } else if constexpr (F == Op::expm1) {
+    return xf == 0.f ? xf : static_cast<float>(expm1_d(x));
+  } else if constexpr (F == Op::log || F == Op::log2 || F == Op::log10) {
+    double k;
+    const double lm = log_parts(x, k);
+    double v;
+    if constexpr (F == Op::log) v = k * kLn2 + lm;
+    else if constexpr (F == Op::log2) v = k + lm * kInvLn2;
+    else v = (k * kLn2 + lm) * kInvLn10;
+    return static_cast<float>(log_fix(x, v));
+  } else if constexpr (F == Op::sinh) {
+    const double e = expm1_d(std::fabs(x));
+    return static_cast<float>(std::copysign(0.5 * (e + e / (e + 1.0)), x));
+  } else if constexpr (F == Op::cosh) {
+    const double e = exp_d(std::fabs(x));
+    return static_cast<float>(0.5 * (e + 1.0 / e));
+  } else if constexpr (F == Op::tanh) {
+    const double e = expm1_d(2.0 * std::fabs(x));
+    return static_cast<float>(std::copysign(e / (e + 2.0), x));
+  } else if constexpr (F == Op::asin) {
+    return static_cast<float>(atan_d(x / std::sqrt((1.0 - x) * (1.0 + x))));
+  } else if constexpr (F == Op::acos) {
+    return static_cast<float>(2.0 * atan_d(std::sqrt((1.0 - x) / (1.0 + x))));
+  } else if constexpr (F == Op::atan) {
+    return static_cast<float>(atan_d(x));
+  } else if constexpr (F == Op::asinh) {
+    const double a = std::fabs(x);  // above 2^60, a + a^2/(1 + sqrt(1 + a^2)) is 2a (and inf stays inf)
+    const double y = a > 0x1p60 ? 2.0 * a : a + a * a / (1.0 + std::sqrt(1.0 + a * a));
+    return static_cast<float>(std::copysign(log1p_d(y), x));
+  } else if constexpr (F == Op::acosh) {
+    const double d = x - 1.0;
+    return static_cast<float>(x >= 1.0 ? log1p_d(d + std::sqrt(d * (x + 1.0))) : kNaN);
+  } else {
+    static_assert(F == Op::atanh);
+    const double a = std::fabs(x);
+    return static_cast<float>(std::copysign(0.5 * log1p_d(2.0 * a / (1.0 - a)), x));
+  }
+}
+template <Op F>
+constexpr bool kTrig = F == Op::sin || F == Op::cos || F == Op::tan;
+// One pass; for the trigonometric functions it notes any |x| >= 2^17 (or inf/NaN).
+template <Op F>
+IVY_VM std::uint32_t f32_loop(float* __restrict o, const float* __restrict x, std::int64_t n) {
+  std::uint32_t far = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    far |= static_cast<std::uint32_t>(!(std::fabs(x[i]) < 0x1p17f));
-    o[i] = tan_reduced(x[i]);
+    if constexpr (kTrig<F>) far |= static_cast<std::uint32_t>(!(std::fabs(x[i]) < 0x1p17f));
+    o[i] = f32<F>(x[i]);
   }
   return far;
 }
 #if IVY_AVX2
-IVY_AVX2_FN std::uint32_t tan_loop_avx2(float* __restrict o, const float* __restrict x, std::int64_t n) {
-  return tan_loop(o, x, n);
+template <Op F>
+IVY_AVX2_FN std::uint32_t f32_loop_avx2(float* __restrict o, const float* __restrict x, std::int64_t n) {
+  return f32_loop<F>(o, x, n);
 }
 #endif
-
-}  // namespace
-
-void tan_n(float* o, const float* x, std::int64_t n) {
+template <Op F>
+void f32_run(float* o, const float* x, std::int64_t n) {
   std::uint32_t far;
 #if IVY_AVX2
   if (isa::kAvx2)
-    far = tan_loop_avx2(o, x, n);
+    far = f32_loop_avx2<F>(o, x, n);
   else
 #endif
-    far = tan_loop(o, x, n);
-  if (far)
-    for (std::int64_t i = 0; i < n; ++i)
-      if (!(std::fabs(x[i]) < 0x1p17f)) o[i] = std::tan(x[i]);
+    far = f32_loop<F>(o, x, n);
+  if constexpr (kTrig<F>) {
+    if (far)
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (std::fabs(x[i]) < 0x1p17f) continue;
+        o[i] = F == Op::sin ? std::sin(x[i]) : (F == Op::cos ? std::cos(x[i]) : std::tan(x[i]));
+      }
+  }
+}
+#undef IVY_VM
+
+}  // namespace
+
+void unary_n(Op op, float* o, const float* x, std::int64_t n) {
+  switch (op) {
+#define IVY_VM_CASE(name) \
+  case Op::name: return f32_run<Op::name>(o, x, n);
+    IVY_VM_CASE(sin) IVY_VM_CASE(cos) IVY_VM_CASE(tan) IVY_VM_CASE(exp) IVY_VM_CASE(expm1) IVY_VM_CASE(log)
+    IVY_VM_CASE(log2) IVY_VM_CASE(log10) IVY_VM_CASE(sinh) IVY_VM_CASE(cosh) IVY_VM_CASE(tanh) IVY_VM_CASE(asin)
+    IVY_VM_CASE(acos) IVY_VM_CASE(atan) IVY_VM_CASE(asinh) IVY_VM_CASE(acosh) IVY_VM_CASE(atanh)
+#undef IVY_VM_CASE
+  }
 }
 
 void log1p_n(float* o, const float* x, std::int64_t n) {

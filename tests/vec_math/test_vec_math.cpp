@@ -18,8 +18,8 @@ extern const bool kAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_suppor
 namespace {
 using ivy::vmath::log1p_n;
 using ivy::vmath::log1p_one;
-using ivy::vmath::tan_loop;
-using ivy::vmath::tan_n;
+using ivy::vmath::Op;
+using ivy::vmath::unary_n;
 
 // |got - exact| in units of the last place of the float32 result nearest to exact.
 double ulp_error(float got, double exact) {
@@ -107,14 +107,32 @@ TEST(VecMath, Log1pEveryLengthAndInPlace) {
   }
 }
 
-std::vector<float> tan_inputs() {
+// ---- the functions computed in float64 (vmath::unary_n)
+struct Fn {
+  Op op;
+  const char* name;
+  double (*exact)(double);  // libm's float64 function: the reference, to ~1e-16
+  float (*libm)(float);     // libm's float32 function: the special values, and trig beyond 2^17
+};
+const Fn kFns[] = {{Op::sin, "sin", ::sin, ::sinf},       {Op::cos, "cos", ::cos, ::cosf},
+                   {Op::tan, "tan", ::tan, ::tanf},       {Op::exp, "exp", ::exp, ::expf},
+                   {Op::expm1, "expm1", ::expm1, ::expm1f}, {Op::log, "log", ::log, ::logf},
+                   {Op::log2, "log2", ::log2, ::log2f},   {Op::log10, "log10", ::log10, ::log10f},
+                   {Op::sinh, "sinh", ::sinh, ::sinhf},   {Op::cosh, "cosh", ::cosh, ::coshf},
+                   {Op::tanh, "tanh", ::tanh, ::tanhf},   {Op::asin, "asin", ::asin, ::asinf},
+                   {Op::acos, "acos", ::acos, ::acosf},   {Op::atan, "atan", ::atan, ::atanf},
+                   {Op::asinh, "asinh", ::asinh, ::asinhf}, {Op::acosh, "acosh", ::acosh, ::acoshf},
+                   {Op::atanh, "atanh", ::atanh, ::atanhf}};
+bool trig(Op op) { return op == Op::sin || op == Op::cos || op == Op::tan; }
+
+std::vector<float> f64_inputs() {
   std::vector<float> v;
-  for (std::uint64_t b = 0; b < (1ull << 32); b += 97) v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
-  // near multiples of pi/2 (the reduced argument cancels) and around the 2^17 limit
+  for (std::uint64_t b = 0; b < (1ull << 32); b += 509) v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+  // near multiples of pi/2 (the reduced argument cancels)
   for (int k = -40; k <= 40; ++k) {
     float x = static_cast<float>(k * 1.5707963267948966);
-    for (int i = 0; i < 200; ++i) x = std::nextafter(x, -std::numeric_limits<float>::infinity());
-    for (int i = 0; i < 400; ++i, x = std::nextafter(x, std::numeric_limits<float>::infinity())) v.push_back(x);
+    for (int i = 0; i < 100; ++i) x = std::nextafter(x, -std::numeric_limits<float>::infinity());
+    for (int i = 0; i < 200; ++i, x = std::nextafter(x, std::numeric_limits<float>::infinity())) v.push_back(x);
   }
   // the floats in [1, 2^17) nearest to multiples of pi/2 (exhaustive search in long double):
   // the reduced argument down to 4e-9
@@ -123,59 +141,85 @@ std::vector<float> tan_inputs() {
     v.push_back(c);
     v.push_back(-c);
   }
-  for (float c : {0x1p17f, -0x1p17f, 1e5f})
-    for (int i = -50; i <= 50; ++i) v.push_back(c + static_cast<float>(i) * 0.0078125f);
+  // around 2^17 (trig: libm beyond), the ends of the domains (+-1, 0), the float32 overflow and
+  // underflow of exp/sinh/cosh, ln2/2 (expm1's two forms), sqrt(2) (log's split), exact
+  // powers of 2 and 10 (log2, log10 exact)
+  for (float c : {0x1p17f, -0x1p17f, 1.f, -1.f, 88.72f, -87.33f, -103.97f, 89.41f, 0.34657359f, -0.34657359f,
+                  1.41421356f, 1024.f, 1000.f, 1e-5f})
+    for (int i = -64; i <= 64; ++i) v.push_back(c + static_cast<float>(i) * std::fabs(c) * 0x1p-20f);
   for (float x : {0.f, -0.f, std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(),
                   std::numeric_limits<float>::min(), std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
                   std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                  std::numeric_limits<float>::quiet_NaN()})
+                  std::numeric_limits<float>::quiet_NaN(), 8.f, 0.125f, 100.f, 2.f, 0.5f, -0.5f})
     v.push_back(x);
   return v;
 }
 
-TEST(VecMath, TanCorrectlyRoundedBelow2To17) {
-  const std::vector<float> in = tan_inputs();
+TEST(VecMath, Float64ComputedCorrectlyRounded) {
+  const std::vector<float> in = f64_inputs();
   std::vector<float> out(in.size());
-  tan_n(out.data(), in.data(), static_cast<std::int64_t>(in.size()));
-  double worst = 0;
-  float worst_x = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const float x = in[i], got = out[i];
-    if (!std::isfinite(x)) {
-      ASSERT_TRUE(std::isnan(got)) << "tan(" << x << ") = " << got;
-    } else if (!(std::fabs(x) < 0x1p17f)) {
-      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(std::tan(x))) << "tan(" << x << ")";
-    } else if (x == 0.f || std::fabs(x) < std::numeric_limits<float>::min()) {
-      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(x)) << "tan(" << x << ")";
-    } else {
-      const double err = ulp_error(got, std::tan(static_cast<double>(x)));
+  for (const Fn& f : kFns) {
+    unary_n(f.op, out.data(), in.data(), static_cast<std::int64_t>(in.size()));
+    double worst = 0;
+    float worst_x = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const float x = in[i], got = out[i];
+      if (trig(f.op) && !(std::fabs(x) < 0x1p17f)) {  // libm's, bit for bit (inf/NaN: NaN)
+        const float want = f.libm(x);
+        if (std::isnan(want)) ASSERT_TRUE(std::isnan(got)) << f.name << "(" << x << ")";
+        else ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(want)) << f.name << "(" << x << ")";
+        continue;
+      }
+      const double exact = f.exact(static_cast<double>(x));
+      const float near = static_cast<float>(exact);
+      if (std::isnan(near) || std::isinf(near) || near == 0.f) {  // NaN, the infinities, signed zeros
+        if (std::isnan(near)) ASSERT_TRUE(std::isnan(got)) << f.name << "(" << x << ") = " << got;
+        else ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(near)) << f.name << "(" << x << ")";
+        continue;
+      }
+      ASSERT_TRUE(std::isfinite(got)) << f.name << "(" << x << ") = " << got;
+      const double err = ulp_error(got, exact);
       if (err > worst) worst = err, worst_x = x;
     }
+    EXPECT_LT(worst, 0.5001) << f.name << " at x = " << worst_x;
   }
-  // the exact value rounded, to the float64 evaluation's error: 0.5 ulp and a hair
-  EXPECT_LT(worst, 0.5001) << "at x = " << worst_x;
 }
 
-TEST(VecMath, TanLoopsAgreeBitForBit) {
+TEST(VecMath, Float64ComputedLoopsAgreeBitForBit) {
   if (!ivy::isa::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU: only the baseline loop runs";
-  const std::vector<float> in = tan_inputs();
+  const std::vector<float> in = f64_inputs();
   std::vector<float> avx(in.size()), base(in.size());
-  tan_n(avx.data(), in.data(), static_cast<std::int64_t>(in.size()));
-  tan_loop(base.data(), in.data(), static_cast<std::int64_t>(in.size()));  // the baseline build of the loop
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (!(std::fabs(in[i]) < 0x1p17f)) continue;  // the second pass's libm values
-    ASSERT_EQ(std::bit_cast<std::uint32_t>(avx[i]), std::bit_cast<std::uint32_t>(base[i])) << "tan(" << in[i] << ")";
+  for (const Fn& f : kFns) {
+    unary_n(f.op, avx.data(), in.data(), static_cast<std::int64_t>(in.size()));
+    switch (f.op) {  // the baseline build of each loop
+#define IVY_T_CASE(name) \
+  case Op::name: ivy::vmath::f32_loop<Op::name>(base.data(), in.data(), static_cast<std::int64_t>(in.size())); break;
+      IVY_T_CASE(sin) IVY_T_CASE(cos) IVY_T_CASE(tan) IVY_T_CASE(exp) IVY_T_CASE(expm1) IVY_T_CASE(log)
+      IVY_T_CASE(log2) IVY_T_CASE(log10) IVY_T_CASE(sinh) IVY_T_CASE(cosh) IVY_T_CASE(tanh) IVY_T_CASE(asin)
+      IVY_T_CASE(acos) IVY_T_CASE(atan) IVY_T_CASE(asinh) IVY_T_CASE(acosh) IVY_T_CASE(atanh)
+#undef IVY_T_CASE
+    }
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (trig(f.op) && !(std::fabs(in[i]) < 0x1p17f)) continue;  // the second pass's libm values
+      if (std::isnan(avx[i]) && std::isnan(base[i])) continue;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(avx[i]), std::bit_cast<std::uint32_t>(base[i])) << f.name << "(" << in[i] << ")";
+    }
   }
 }
 
-TEST(VecMath, TanEveryLength) {
-  for (std::int64_t n = 0; n <= 40; ++n) {
-    std::vector<float> x(static_cast<std::size_t>(n)), o(static_cast<std::size_t>(n) + 1, 7.f);
-    for (std::int64_t i = 0; i < n; ++i) x[i] = i == 5 ? 3e5f : 0.37f * static_cast<float>(i) - 3.f;
-    tan_n(o.data(), x.data(), n);
-    for (std::int64_t i = 0; i < n; ++i)
-      EXPECT_NEAR(o[i], std::tan(static_cast<double>(x[i])), 1e-6 * std::fabs(std::tan(static_cast<double>(x[i])))) << n << " " << i;
-    EXPECT_EQ(o[n], 7.f) << "wrote past the end, n " << n;
-  }
+TEST(VecMath, Float64ComputedEveryLength) {
+  for (const Fn& f : kFns)
+    for (std::int64_t n = 0; n <= 20; ++n) {
+      std::vector<float> x(static_cast<std::size_t>(n)), o(static_cast<std::size_t>(n) + 1, 7.f);
+      for (std::int64_t i = 0; i < n; ++i) x[i] = i == 5 && trig(f.op) ? 3e5f : 0.05f * static_cast<float>(i) + 1.01f;
+      if (f.op == Op::asin || f.op == Op::acos || f.op == Op::atanh)
+        for (auto& v : x) v -= 1.f;
+      unary_n(f.op, o.data(), x.data(), n);
+      for (std::int64_t i = 0; i < n; ++i) {
+        const double e = f.exact(static_cast<double>(x[i]));
+        EXPECT_NEAR(o[i], e, 1e-6 * std::fabs(e)) << f.name << " n " << n << " i " << i;
+      }
+      EXPECT_EQ(o[n], 7.f) << f.name << " wrote past the end, n " << n;
+    }
 }
 }  // namespace
