@@ -99,6 +99,11 @@ template <class U>
   });
 }
 ISA_PASS(bool, any_not_normal, (const void* x, std::int64_t n), (x, n))
+template <class U>
+[[gnu::always_inline]] inline bool any_inf_body(const void* x, std::int64_t n) {
+  return any_float<U>(x, n, [](U v) { return std::fabs(v) == std::numeric_limits<U>::infinity(); });
+}
+ISA_PASS(bool, any_inf, (const void* x, std::int64_t n), (x, n))
 // Whether a floating tensor has a NaN: one pass over contiguous float32/64 CPU data, else
 // LibTorch's isnan and any.
 bool has_nan(const at::Tensor& t) {
@@ -107,6 +112,15 @@ bool has_nan(const at::Tensor& t) {
     if (t.scalar_type() == at::kDouble) return any_nan<double>(t.data_ptr(), t.numel());
   }
   return at::isnan(t).any().item<bool>();
+}
+// Whether a floating tensor has an infinity: one pass over contiguous float32/64 CPU data,
+// else LibTorch's isinf and any.
+bool has_inf(const at::Tensor& t) {
+  if (t.device().is_cpu() && t.is_contiguous() && !t.is_neg()) {
+    if (t.scalar_type() == at::kFloat) return any_inf<float>(t.data_ptr(), t.numel());
+    if (t.scalar_type() == at::kDouble) return any_inf<double>(t.data_ptr(), t.numel());
+  }
+  return at::isinf(t).any().item<bool>();
 }
 // The smallest normal number of a floating dtype (bfloat16 has float32's exponent range).
 double min_normal(at::ScalarType t) {

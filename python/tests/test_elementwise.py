@@ -518,6 +518,68 @@ def test_log1p_extremes(backend, dtype):
     np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
 
 
+F64_COMPUTED = [("sin", np.sin, (-100, 100)), ("cos", np.cos, (-100, 100)), ("exp", np.exp, (-110, 95)),
+                ("expm1", np.expm1, (-20, 95)), ("log", np.log, (0, 1e30)), ("log2", np.log2, (0, 1e30)),
+                ("log10", np.log10, (0, 1e30)), ("sinh", np.sinh, (-95, 95)), ("cosh", np.cosh, (-95, 95)),
+                ("tanh", np.tanh, (-20, 20)), ("atan", np.arctan, (-1e6, 1e6)), ("asinh", np.arcsinh, (-1e30, 1e30)),
+                ("acosh", np.arccosh, (1, 1e30)), ("atanh", np.arctanh, (-1, 1)), ("asin", np.arcsin, (-1, 1)),
+                ("acos", np.arccos, (-1, 1))]
+
+
+@pytest.mark.parametrize("name,fn,dom", F64_COMPUTED, ids=[f[0] for f in F64_COMPUTED])
+def test_float32_transcendentals_within_one_ulp(backend, name, fn, dom):
+    """float32 results within one ulp of the float64 function (the xtensor backend computes
+    these in float64 and rounds once; LibTorch's: two), on values
+    spread over the domain and its small magnitudes, at every tail length; the special
+    values (zeros with their signs, infinities, NaN, outside the domain) as NumPy's."""
+    rng = np.random.default_rng(17)
+    lo, hi = dom
+    x = np.concatenate([rng.uniform(lo, hi, 2000), rng.uniform(max(lo, -1), min(hi, 1), 2000),
+                        np.exp2(rng.uniform(-140, 0, 500)) * (1 if lo >= 0 else rng.choice([-1, 1], 500))])
+    x = x.astype(np.float32)
+    x = x[(x >= lo) & (x <= hi)]
+    with np.errstate(all="ignore"):
+        exact = fn(x.astype(np.float64))
+        near = exact.astype(np.float32)
+    fin = np.isfinite(near)
+    with np.errstate(all="ignore"):  # LibTorch's asinh/atanh: up to 1.33 ulp
+        ulp = np.spacing(np.abs(near)).astype(np.float64) * (1 if backend == "xtensor" else 2)
+    for n in list(range(0, 12)) + [x.size]:
+        got = to_np(getattr(ivy, name)(ivy.asarray(x[:n])))
+        assert got.dtype == np.float32 and got.shape == (n,)
+        f = fin[:n]
+        assert np.all(np.abs(got[f].astype(np.float64) - exact[:n][f]) <= ulp[:n][f]), n
+        np.testing.assert_array_equal(got[~f], near[:n][~f])
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -2.0, 2.0], np.float32)
+    with np.errstate(all="ignore"):
+        want = fn(sp)
+    got = to_np(getattr(ivy, name)(ivy.asarray(sp)))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    np.testing.assert_allclose(got[ok], want[ok], rtol=2 * np.finfo(np.float32).eps)
+    np.testing.assert_array_equal(np.signbit(got[ok]), np.signbit(want[ok]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn", [("sinh", np.sinh), ("cosh", np.cosh)])
+def test_sinh_cosh_top_of_range(backend, dtype, name, fn):
+    """sinh/cosh finite up to the top of the range (LibTorch's vectorized kernels overflowed
+    for float32 x in (88.72, 89.42] and float64 (709.78, 710.48]), inf beyond; contiguous and
+    strided inputs (the two paths of the torch kernels)."""
+    t = np.dtype(dtype)
+    top = [88.73, 88.9, 89.2, 89.41, 89.5, 1e30] if t == np.float32 else [709.8, 710.0, 710.3, 710.47, 710.5, 1e300]
+    x = np.array(top + [-v for v in top] + [0.0, -0.0, 1.0, -3.0, 50.0], dtype=t)
+    x = np.tile(x, 5)
+    with np.errstate(all="ignore"):
+        want = fn(x)
+    for xi, wi in [(ivy.asarray(x), want), (ivy.asarray(np.repeat(x, 2))[::2], want)]:
+        got = to_np(getattr(ivy, name)(xi))
+        np.testing.assert_array_equal(np.isinf(got), np.isinf(wi))
+        fin = np.isfinite(wi)
+        np.testing.assert_allclose(got[fin], wi[fin], rtol=4 * np.finfo(t).eps, atol=0)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(wi))
+
+
 def test_tan_float32_within_one_ulp(backend):
     """float32 tan (the xtensor backend's vectorized loop, computed in float64) within one ulp
     of float64's tan, near multiples of pi/2, beyond 2^17 (libm there), at every tail length;
