@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "cpu_isa.hpp"
+#include "cpu_loops.hpp"
 
 #if IVY_AVX2
 #include <immintrin.h>
@@ -332,9 +333,45 @@ void f32_run(float* o, const float* x, std::int64_t n) {
       }
   }
 }
+// pow for x > 0 finite and y finite: e^(y ln x) in float64 (ln x to ~1e-16 relative, so the
+// exponent to ~1e-14 absolute at most where the float32 result is finite and not 0).
+IVY_VM float pow_positive(float xf, float yf) {
+  double k;
+  const double lm = log_parts(xf, k);
+  return static_cast<float>(exp_d(static_cast<double>(yf) * (k * kLn2 + lm)));
+}
+IVY_VM bool pow_other(float x, float y) {  // the cases left to libm
+  return !(x > 0.f && x < std::numeric_limits<float>::infinity() && std::fabs(y) < std::numeric_limits<float>::infinity());
+}
+IVY_VM std::uint32_t pow_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
+  return loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+    flag |= static_cast<std::uint32_t>(pow_other(a, b));
+    return pow_positive(a, b);
+  });
+}
+#if IVY_AVX2
+IVY_AVX2_FN std::uint32_t pow_loop_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
+  return pow_loop(o, p, q, n, mode);
+}
+#endif
 #undef IVY_VM
 
 }  // namespace
+
+void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+  std::uint32_t other;
+#if IVY_AVX2
+  if (isa::kAvx2)
+    other = pow_loop_avx2(o, p, q, n, mode);
+  else
+#endif
+    other = pow_loop(o, p, q, n, mode);
+  if (!other) return;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float a = p[mode == 2 ? 0 : i], b = q[mode == 1 ? 0 : i];
+    if (pow_other(a, b)) o[i] = std::pow(a, b);
+  }
+}
 
 void unary_n(Op op, float* o, const float* x, std::int64_t n) {
   switch (op) {

@@ -24,5 +24,9 @@ enum class Op : std::uint8_t {
   sin, cos, tan, exp, expm1, log, log2, log10, sinh, cosh, tanh, asin, acos, atan, asinh, acosh, atanh
 };
 void unary_n(Op op, float* o, const float* x, std::int64_t n);
+// o[i] = pow(a, b) for float32, a = p[i], b = q[i] (mode 0), b = q[0] (mode 1) or a = p[0]
+// (mode 2), o overlapping neither: for a > 0 finite and b finite computed in float64 as
+// above (e^(b ln a)); every other case (zeros, negative a, infinities, NaN) is libm's powf.
+void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
 
 }  // namespace ivy::vmath

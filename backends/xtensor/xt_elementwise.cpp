@@ -490,7 +490,26 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
 }
 XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out); }
 XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
-BINARY_FN(pow, visit, D_OUT, any_v<T>, same_t, s_pow(a, b))
+// float32 pow of full or one-element operands: vec_math.hpp (e^(b ln a) in float64 where a is
+// positive, libm's powf elsewhere); the rest as the other binary functions.
+XT_KERNEL(pow) {
+  const DType cd = spec[0].dtype;
+  const As a1(in[0], cd), a2(in[1], cd);
+  const Array &x1 = *a1, &x2 = *a2;
+  const int mode = loop_mode(x1, x2, spec[0].shape);
+  if (cd == DType::float32 && mode >= 0) {
+    out[0] = alloc(spec[0].shape, cd);
+    vmath::pow_n(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), mode);
+    return;
+  }
+  VISIT_IF(visit, cd, any_v<T>, "pow", {
+    auto f = [](T a, T b) -> T { return s_pow(a, b); };
+    if (mode >= 0)
+      out[0] = loop2<T, T>(spec[0].shape, spec[0].dtype, x1, x2, mode, f);
+    else
+      out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));
+  });
+}
 BINARY_FN(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
 BINARY_FN(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
 BINARY_FN(equal, visit, D_PROMOTED, any_v<T>, bool_t, a == b)

@@ -19,6 +19,7 @@ namespace {
 using ivy::vmath::log1p_n;
 using ivy::vmath::log1p_one;
 using ivy::vmath::Op;
+using ivy::vmath::pow_n;
 using ivy::vmath::unary_n;
 
 // |got - exact| in units of the last place of the float32 result nearest to exact.
@@ -221,5 +222,61 @@ TEST(VecMath, Float64ComputedEveryLength) {
       }
       EXPECT_EQ(o[n], 7.f) << f.name << " wrote past the end, n " << n;
     }
+}
+
+TEST(VecMath, PowCorrectlyRoundedForPositiveBases) {
+  // bases over every binade (and near 1), exponents from tiny to large, both signs, integers
+  // and halves among them; special pairs libm's bit for bit
+  std::vector<float> a, b;
+  std::uint32_t h = 12345;
+  auto next = [&h] { return h = h * 1664525u + 1013904223u; };
+  for (int i = 0; i < 400000; ++i) {
+    const float base = std::bit_cast<float>(0x00800000u + next() % 0x7f000000u);  // positive normal
+    const float e = static_cast<float>(static_cast<std::int32_t>(next()) / 2147483648.0 * 300.0) * (i % 3 ? 1.f : 0.01f);
+    a.push_back(base), b.push_back(e);
+    a.push_back(1.f + static_cast<float>(static_cast<std::int32_t>(next())) * 0x1p-50f), b.push_back(e * 1e4f);
+    a.push_back(static_cast<float>(next() % 1000) / 100.f), b.push_back(static_cast<float>(static_cast<int>(next() % 80) - 40) * 0.5f);
+  }
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float sa[] = {0.f, -0.f, -2.f, -8.f, 1.f, -1.f, inf, -inf, nan, 2.f, 0.5f, std::numeric_limits<float>::denorm_min()};
+  const float sb[] = {0.f, -0.f, 1.f, 2.f, 3.f, -3.f, 0.5f, -0.5f, inf, -inf, nan, 1e30f, -1e30f};
+  for (float x : sa)
+    for (float y : sb) a.push_back(x), b.push_back(y);
+  std::vector<float> o(a.size());
+  pow_n(o.data(), a.data(), b.data(), static_cast<std::int64_t>(a.size()), 0);
+  double worst = 0;
+  float wa = 0, wb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const float x = a[i], y = b[i], got = o[i];
+    if (!(x > 0.f && x < inf && std::fabs(y) < inf)) {
+      const float want = std::pow(x, y);
+      if (std::isnan(want)) ASSERT_TRUE(std::isnan(got)) << "pow(" << x << ", " << y << ")";
+      else ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(want)) << "pow(" << x << ", " << y << ")";
+      continue;
+    }
+    const double exact = std::pow(static_cast<double>(x), static_cast<double>(y));
+    const float near = static_cast<float>(exact);
+    if (std::isinf(near) || near == 0.f) {
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(near)) << "pow(" << x << ", " << y << ")";
+      continue;
+    }
+    const double err = ulp_error(got, exact);
+    if (err > worst) worst = err, wa = x, wb = y;
+  }
+  EXPECT_LT(worst, 0.5001) << "at pow(" << wa << ", " << wb << ")";
+  // one-element operands on either side, and lengths around the vector width
+  for (std::int64_t n = 0; n <= 20; ++n) {
+    std::vector<float> x(static_cast<std::size_t>(n)), r1(static_cast<std::size_t>(n) + 1, 7.f), r2 = r1;
+    for (std::int64_t i = 0; i < n; ++i) x[i] = i == 3 ? -2.f : 0.3f * static_cast<float>(i) + 0.1f;
+    const float two = 2.f, half = 0.5f;
+    pow_n(r1.data(), x.data(), &two, n, 1);
+    pow_n(r2.data(), &half, x.data(), n, 2);
+    for (std::int64_t i = 0; i < n; ++i) {
+      EXPECT_EQ(r1[i], static_cast<float>(static_cast<double>(x[i]) * x[i])) << n << " " << i;
+      EXPECT_EQ(r2[i], static_cast<float>(std::pow(0.5, static_cast<double>(x[i])))) << n << " " << i;
+    }
+    EXPECT_EQ(r1[n], 7.f);
+    EXPECT_EQ(r2[n], 7.f);
+  }
 }
 }  // namespace
