@@ -18,8 +18,7 @@ void log1p_n(float* o, const float* x, std::int64_t n);
 // (o must not overlap x), the exact value rounded to float32 but where it lies within ~1e-13
 // relative of a rounding boundary (every sampled float32 within 0.5 ulp + 1e-4 of the
 // float64 function: tests/vec_math); special values as C99 gives them. sin, cos, tan of
-// |x| >= 2^17 are libm's. (asin and acos are here for completeness; the xtensor backend keeps
-// libm's, which are faster than these.)
+// |x| >= 2^17 are libm's.
 enum class Op : std::uint8_t {
   sin, cos, tan, exp, expm1, log, log2, log10, sinh, cosh, tanh, asin, acos, atan, asinh, acosh, atanh
 };
