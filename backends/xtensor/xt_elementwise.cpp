@@ -288,18 +288,26 @@ template <class T> using bool_t = bool;
       out[0] = loop1<T, T>(spec[0].shape, d, x, [](T v) { using std::xtfn; return xtfn(v); });   \
     });                                                                                          \
   }
+// float32 through one of ivy's vectorized functions (vec_math.hpp): f(o, x, n) on the input
+// cast to float32 into a fresh result; false (nothing done) for other result dtypes.
+template <class F>
+bool f32_vm(const Array& in, const OutSpec& spec, Array& out, F f) {
+  if (spec.dtype != DType::float32) return false;
+  const As xa(in, DType::float32);
+  out = alloc(spec.shape, DType::float32);
+  f(ptr<float>(out), ptr<float>(*xa), out.size());
+  return true;
+}
 // float32 through ivy's functions computed in float64 (vec_math.hpp: correctly rounded but
 // within ~1e-13 of a boundary, vectorized; 1.1-6x faster than the libm calls of xtensor's
 // loop, whose speed here also moves by a few % with where the calling loop lies in memory);
 // other dtypes through libm.
 #define UNARY_XT_VM(name, xtfn)                                                                  \
   XT_KERNEL(name) {                                                                              \
-    if (spec[0].dtype == DType::float32) {                                                       \
-      const As xa(in[0], DType::float32);                                                        \
-      out[0] = alloc(spec[0].shape, DType::float32);                                             \
-      vmath::unary_n(vmath::Op::name, ptr<float>(out[0]), ptr<float>(*xa), out[0].size());      \
+    if (f32_vm(in[0], spec[0], out[0], [](float* o, const float* x, std::int64_t n) {              \
+          vmath::unary_n(vmath::Op::name, o, x, n);                                              \
+        }))                                                                                      \
       return;                                                                                    \
-    }                                                                                            \
     DType d = spec[0].dtype;                                                                     \
     const As xa(in[0], d);                                                                       \
     const Array& x = *xa;                                                                        \
@@ -350,12 +358,10 @@ UNARY_XT_VM(tanh, tanh)
 #define D_IN in[0].dtype()
 #define UNARY_FN_VM(name)                                                                         \
   XT_KERNEL(name) {                                                                                \
-    if (spec[0].dtype == DType::float32) {                                                         \
-      const As xa(in[0], DType::float32);                                                          \
-      out[0] = alloc(spec[0].shape, DType::float32);                                               \
-      vmath::unary_n(vmath::Op::name, ptr<float>(out[0]), ptr<float>(*xa), out[0].size());        \
+    if (f32_vm(in[0], spec[0], out[0], [](float* o, const float* x, std::int64_t n) {                \
+          vmath::unary_n(vmath::Op::name, o, x, n);                                                \
+        }))                                                                                        \
       return;                                                                                      \
-    }                                                                                              \
     const As xa(in[0], spec[0].dtype);                                                             \
     const Array& x = *xa;                                                                          \
     VISIT_IF(visit_float, spec[0].dtype, true, #name, {                                            \
@@ -366,12 +372,7 @@ UNARY_FN_VM(expm1)  // float32: vec_math.hpp, as UNARY_XT_VM
 // float32 log1p: ivy's vectorized one (vec_math.hpp; xtensor's loop calls libm's log1pf per
 // element, ~8x slower); other dtypes through libm.
 XT_KERNEL(log1p) {
-  if (spec[0].dtype == DType::float32) {
-    const As xa(in[0], DType::float32);
-    out[0] = alloc(spec[0].shape, DType::float32);
-    vmath::log1p_n(ptr<float>(out[0]), ptr<float>(*xa), out[0].size());
-    return;
-  }
+  if (f32_vm(in[0], spec[0], out[0], vmath::log1p_n)) return;
   const As xa(in[0], spec[0].dtype);
   const Array& x = *xa;
   VISIT_IF(visit_float, spec[0].dtype, true, "log1p", {
