@@ -10,14 +10,20 @@
 // definition; the files with such loops build with -ffp-contract=off, so nothing else is
 // fused). kAvx2 is zero-initialized before its dynamic initialization (src/core.cpp): a
 // call that comes earlier takes the baseline loops.
+// A third build, for AVX-512 (IVY_AVX512_FN: F, DQ, VL and BW, 512-bit vectors preferred),
+// is kept for the loops whose lanes are float64 (vec_math.cpp's float32 functions computed in
+// float64), where the width is the speed: `isa::kAvx512`, true when the CPU and the operating
+// system have it, unless IVY_CPU_CAPABILITY is `default` or `avx2`. The same bits again.
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define IVY_AVX2 1
 #define IVY_AVX2_FN [[gnu::target("avx2")]]
 #define IVY_AVX2_FMA_FN [[gnu::target("avx2,fma")]]
+#define IVY_AVX512_FN [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=512")]]
 namespace ivy::isa {
 extern const bool kAvx2;
+extern const bool kAvx512;  // implies kAvx2
 }  // namespace ivy::isa
 #else
 #define IVY_AVX2 0

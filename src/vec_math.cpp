@@ -170,6 +170,25 @@ IVY_VM double exp_d(double x) {
   const double em = exp_parts(x, scale);
   return scale + scale * em;
 }
+// sinh |x| (Cosh = false) or cosh x, no division: |x| = n ln2 + r as in exp_parts, C = cosh r
+// and S = sinh r by their series to r^10 and r^11 (truncation 6e-15 relative), and
+// e^(+-|x|) = 2^(+-n) (C +- S) give sinh |x| = C (2^(n-1) - 2^(-n-1)) + S (2^(n-1) + 2^(-n-1))
+// (n = 0: S alone; n >= 1: the two terms cancel by at most 2.5x) and cosh the terms swapped.
+template <bool Cosh>
+IVY_VM double sinh_cosh_abs(double x) {
+  double a = std::fabs(x);
+  a = a > 200.0 ? 200.0 : a;  // NaN stays
+  const double t = a * kInvLn2 + kRound;
+  const double n = t - kRound;
+  const double r = (a - n * kLn2A) - n * kLn2B;
+  const double z = r * r;
+  const double c = 1.0 + z * (0.5 + z * (1.0 / 24 + z * (1.0 / 720 + z * (1.0 / 40320 + z * (1.0 / 3628800)))));
+  const double s = r + r * (z * (1.0 / 6 + z * (1.0 / 120 + z * (1.0 / 5040 + z * (1.0 / 362880 + z * (1.0 / 39916800))))));
+  const std::uint64_t ni = std::bit_cast<std::uint64_t>(t) - std::bit_cast<std::uint64_t>(kRound);  // 0 <= n <= 289
+  const double hp = std::bit_cast<double>((ni + 1022) << 52);  // 2^(n-1)
+  const double hm = std::bit_cast<double>((1022 - ni) << 52);  // 2^(-n-1)
+  return Cosh ? c * (hp + hm) + s * (hp - hm) : c * (hp - hm) + s * (hp + hm);
+}
 // e^x - 1 = 2^n (e^r - 1) + (2^n - 1): 2^n - 1 exact for |n| <= 53; for n = 0 the series alone
 IVY_VM double expm1_d(double x) {
   double scale;
@@ -270,11 +289,9 @@ IVY_VM float f32(float xf) {
     else v = (k * kLn2 + lm) * kInvLn10;
     return static_cast<float>(log_fix(x, v));
   } else if constexpr (F == Op::sinh) {
-    const double e = expm1_d(std::fabs(x));
-    return static_cast<float>(std::copysign(0.5 * (e + e / (e + 1.0)), x));
+    return static_cast<float>(std::copysign(sinh_cosh_abs<false>(x), x));
   } else if constexpr (F == Op::cosh) {
-    const double e = exp_d(std::fabs(x));
-    return static_cast<float>(0.5 * (e + 1.0 / e));
+    return static_cast<float>(sinh_cosh_abs<true>(x));
   } else if constexpr (F == Op::tanh) {
     const double e = expm1_d(2.0 * std::fabs(x));
     return static_cast<float>(std::copysign(e / (e + 2.0), x));
@@ -314,12 +331,18 @@ template <Op F>
 IVY_AVX2_FN std::uint32_t f32_loop_avx2(float* __restrict o, const float* __restrict x, std::int64_t n) {
   return f32_loop<F>(o, x, n);
 }
+template <Op F>
+IVY_AVX512_FN std::uint32_t f32_loop_avx512(float* __restrict o, const float* __restrict x, std::int64_t n) {
+  return f32_loop<F>(o, x, n);
+}
 #endif
 template <Op F>
 void f32_run(float* o, const float* x, std::int64_t n) {
   std::uint32_t far;
 #if IVY_AVX2
-  if (isa::kAvx2)
+  if (isa::kAvx512)
+    far = f32_loop_avx512<F>(o, x, n);
+  else if (isa::kAvx2)
     far = f32_loop_avx2<F>(o, x, n);
   else
 #endif
@@ -352,6 +375,9 @@ IVY_VM std::uint32_t pow_loop(float* __restrict o, const float* p, const float* 
 IVY_AVX2_FN std::uint32_t pow_loop_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
   return pow_loop(o, p, q, n, mode);
 }
+IVY_AVX512_FN std::uint32_t pow_loop_avx512(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
+  return pow_loop(o, p, q, n, mode);
+}
 #endif
 #undef IVY_VM
 
@@ -360,7 +386,9 @@ IVY_AVX2_FN std::uint32_t pow_loop_avx2(float* __restrict o, const float* p, con
 void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
   std::uint32_t other;
 #if IVY_AVX2
-  if (isa::kAvx2)
+  if (isa::kAvx512)
+    other = pow_loop_avx512(o, p, q, n, mode);
+  else if (isa::kAvx2)
     other = pow_loop_avx2(o, p, q, n, mode);
   else
 #endif

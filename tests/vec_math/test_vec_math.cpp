@@ -13,6 +13,8 @@
 
 namespace ivy::isa {
 extern const bool kAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+extern const bool kAvx512 = kAvx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
 }  // namespace ivy::isa
 
 namespace {
@@ -186,24 +188,50 @@ TEST(VecMath, Float64ComputedCorrectlyRounded) {
   }
 }
 
+// Each build of a loop: 0 baseline, 1 AVX2, 2 AVX-512.
+void f64_loop(int isa, Op op, float* o, const float* x, std::int64_t n) {
+  switch (op) {
+#define IVY_T_CASE(name)                                                    \
+  case Op::name:                                                            \
+    if (isa == 2) ivy::vmath::f32_loop_avx512<Op::name>(o, x, n);           \
+    else if (isa == 1) ivy::vmath::f32_loop_avx2<Op::name>(o, x, n);        \
+    else ivy::vmath::f32_loop<Op::name>(o, x, n);                           \
+    break;
+    IVY_T_CASE(sin) IVY_T_CASE(cos) IVY_T_CASE(tan) IVY_T_CASE(exp) IVY_T_CASE(expm1) IVY_T_CASE(log)
+    IVY_T_CASE(log2) IVY_T_CASE(log10) IVY_T_CASE(sinh) IVY_T_CASE(cosh) IVY_T_CASE(tanh) IVY_T_CASE(asin)
+    IVY_T_CASE(acos) IVY_T_CASE(atan) IVY_T_CASE(asinh) IVY_T_CASE(acosh) IVY_T_CASE(atanh)
+#undef IVY_T_CASE
+  }
+}
+
 TEST(VecMath, Float64ComputedLoopsAgreeBitForBit) {
   if (!ivy::isa::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU: only the baseline loop runs";
   const std::vector<float> in = f64_inputs();
-  std::vector<float> avx(in.size()), base(in.size());
+  const auto n = static_cast<std::int64_t>(in.size());
+  std::vector<float> wide(in.size()), base(in.size());
   for (const Fn& f : kFns) {
-    unary_n(f.op, avx.data(), in.data(), static_cast<std::int64_t>(in.size()));
-    switch (f.op) {  // the baseline build of each loop
-#define IVY_T_CASE(name) \
-  case Op::name: ivy::vmath::f32_loop<Op::name>(base.data(), in.data(), static_cast<std::int64_t>(in.size())); break;
-      IVY_T_CASE(sin) IVY_T_CASE(cos) IVY_T_CASE(tan) IVY_T_CASE(exp) IVY_T_CASE(expm1) IVY_T_CASE(log)
-      IVY_T_CASE(log2) IVY_T_CASE(log10) IVY_T_CASE(sinh) IVY_T_CASE(cosh) IVY_T_CASE(tanh) IVY_T_CASE(asin)
-      IVY_T_CASE(acos) IVY_T_CASE(atan) IVY_T_CASE(asinh) IVY_T_CASE(acosh) IVY_T_CASE(atanh)
-#undef IVY_T_CASE
+    f64_loop(0, f.op, base.data(), in.data(), n);
+    for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
+      f64_loop(isa, f.op, wide.data(), in.data(), n);
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        if (trig(f.op) && !(std::fabs(in[i]) < 0x1p17f)) continue;  // the second pass's libm values
+        if (std::isnan(wide[i]) && std::isnan(base[i])) continue;
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i]))
+            << f.name << "(" << in[i] << "), ISA " << (isa == 2 ? "AVX-512" : "AVX2");
+      }
     }
+  }
+  // pow's builds, on the same inputs as bases against a few exponents
+  std::vector<float> q(in.size());
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = static_cast<float>(static_cast<int>(i % 41) - 20) * 0.37f;
+  ivy::vmath::pow_loop(base.data(), in.data(), q.data(), n, 0);
+  for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
+    if (isa == 2) ivy::vmath::pow_loop_avx512(wide.data(), in.data(), q.data(), n, 0);
+    else ivy::vmath::pow_loop_avx2(wide.data(), in.data(), q.data(), n, 0);
     for (std::size_t i = 0; i < in.size(); ++i) {
-      if (trig(f.op) && !(std::fabs(in[i]) < 0x1p17f)) continue;  // the second pass's libm values
-      if (std::isnan(avx[i]) && std::isnan(base[i])) continue;
-      ASSERT_EQ(std::bit_cast<std::uint32_t>(avx[i]), std::bit_cast<std::uint32_t>(base[i])) << f.name << "(" << in[i] << ")";
+      if (ivy::vmath::pow_other(in[i], q[i]) || (std::isnan(wide[i]) && std::isnan(base[i]))) continue;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i]))
+          << "pow(" << in[i] << ", " << q[i] << "), ISA " << isa;
     }
   }
 }
