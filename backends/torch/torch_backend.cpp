@@ -14,6 +14,7 @@
 
 #include "ivy/backends/torch.hpp"
 #include "cpu_isa.hpp"
+#include "cpu_loops.hpp"
 #include "handle_cache.hpp"
 #include "npy_kernels.hpp"
 #include "strided_copy.hpp"
@@ -314,7 +315,6 @@ using ::at::cpu::triu;
 // CompositeExplicitAutograd kernels (one implementation for every device; the calls they
 // make inside still go through the dispatcher)
 using ::at::compositeexplicitautograd::_to_copy;
-using ::at::compositeexplicitautograd::full;
 using ::at::compositeexplicitautograd::repeat;
 // abs: LibTorch's functional abs is CompositeExplicitAutograd: an empty result and abs_out,
 // two more dispatcher calls; here the same two steps on the CPU kernels.
@@ -333,6 +333,32 @@ inline at::Tensor clone(const at::Tensor& x, c10::optional<at::MemoryFormat> for
   at::Tensor r = ::at::cpu::empty(x.sizes(), x.options());
   if (r.nbytes() > 0) std::memcpy(r.data_ptr(), x.data_ptr(), r.nbytes());
   return r;
+}
+// full on the CPU: LibTorch's empty CPU tensor and one fill loop of ivy's (cpu_loops.hpp,
+// AVX2 where there: 32-byte stores) for the real dtypes and bool (LibTorch's full makes
+// empty and fill_, two more dispatcher calls, and fills through a TensorIterator). The value
+// converts as fill_ converts it (c10::Scalar::to: an error where it overflows the dtype).
+template <class T>
+void fill_value(at::Tensor& r, const at::Scalar& v) {
+  loops::fill_best(r.data_ptr<T>(), r.numel(), v.to<T>());
+}
+inline at::Tensor full(at::IntArrayRef size, const at::Scalar& v, at::TensorOptions o) {
+  if (o.device().is_cpu() && o.layout() == at::kStrided) {
+    switch (c10::typeMetaToScalarType(o.dtype())) {
+#define IVY_FULL_CASE(ty, T)                      \
+  case at::ty: {                                  \
+    at::Tensor r = ::at::cpu::empty(size, o);    \
+    fill_value<T>(r, v);                          \
+    return r;                                     \
+  }
+      IVY_FULL_CASE(kFloat, float) IVY_FULL_CASE(kDouble, double) IVY_FULL_CASE(kLong, std::int64_t)
+      IVY_FULL_CASE(kInt, std::int32_t) IVY_FULL_CASE(kShort, std::int16_t) IVY_FULL_CASE(kChar, std::int8_t)
+      IVY_FULL_CASE(kByte, std::uint8_t) IVY_FULL_CASE(kBool, bool)
+#undef IVY_FULL_CASE
+      default: break;
+    }
+  }
+  return ::at::compositeexplicitautograd::full(size, v, o);
 }
 // zeros_like of a contiguous tensor: LibTorch's empty CPU tensor of its sizes and dtype,
 // zeroed with memset (LibTorch's zeros_like makes the same two steps, empty_like and zero_,
