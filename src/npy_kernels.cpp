@@ -3,6 +3,7 @@
 // (nothing is fused into an FMA that the source does not ask for): CMakeLists.txt.
 #include "npy_kernels.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -174,5 +175,67 @@ IVY_NPY_SHIFTS(std::uint16_t)
 IVY_NPY_SHIFTS(std::uint32_t)
 IVY_NPY_SHIFTS(std::uint64_t)
 #undef IVY_NPY_SHIFTS
+
+// Bool results: one loop per function and type, in the AVX2 build where the CPU has it
+// (the compares and the narrowing to bytes vectorize).
+template <class T, class F>
+void bool_loop2(bool* o, const T* p, const T* q, std::int64_t n, int mode, F f) {
+  loops::each2_best<unsigned char>(o, p, q, n, mode, [f](T a, T b, unsigned char&) -> bool { return f(a, b); });
+}
+template <class T>
+void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, int mode) {
+  switch (op) {
+    case Cmp::equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a == b; });
+    case Cmp::not_equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a != b; });
+    case Cmp::less: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a < b; });
+    case Cmp::less_equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a <= b; });
+    case Cmp::greater: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a > b; });
+    case Cmp::greater_equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a >= b; });
+    case Cmp::logical_and: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) & (b != T(0)); });
+    case Cmp::logical_or: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) | (b != T(0)); });
+    case Cmp::logical_xor: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) != (b != T(0)); });
+  }
+}
+template <class T, class F>
+void bool_loop1(bool* o, const T* x, std::int64_t n, F f) {
+#if IVY_AVX2
+  if (isa::kAvx2) return loops::each1_avx2(o, x, n, f);
+#endif
+  loops::each1(o, x, n, f);
+}
+template <class T>
+void predicate_n(Pred op, bool* o, const T* x, std::int64_t n) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    constexpr U kSign = U{1} << (sizeof(T) * 8 - 1);
+    switch (op) {  // (on the bits: the compares of NaN would raise no flag, but this vectorizes alike)
+      case Pred::isnan: return bool_loop1(o, x, n, [](T v) { return v != v; });
+      case Pred::isinf: return bool_loop1(o, x, n, [](T v) { return std::fabs(v) == std::numeric_limits<T>::infinity(); });
+      case Pred::isfinite: return bool_loop1(o, x, n, [](T v) { return std::fabs(v) < std::numeric_limits<T>::infinity(); });
+      case Pred::signbit: return bool_loop1(o, x, n, [](T v) { return (std::bit_cast<U>(v) & kSign) != 0; });
+      case Pred::logical_not: return bool_loop1(o, x, n, [](T v) { return v == T(0); });
+    }
+  } else {
+    switch (op) {
+      case Pred::isnan:
+      case Pred::isinf: return bool_loop1(o, x, n, [](T) { return false; });
+      case Pred::isfinite: return bool_loop1(o, x, n, [](T) { return true; });
+      case Pred::signbit: return bool_loop1(o, x, n, [](T v) { return v < T(0); });
+      case Pred::logical_not: return bool_loop1(o, x, n, [](T v) { return v == T(0); });
+    }
+  }
+}
+#define IVY_NPY_BOOL(T)                                                                               \
+  template void compare_n<T>(Cmp, bool*, const T*, const T*, std::int64_t, int);                      \
+  template void predicate_n<T>(Pred, bool*, const T*, std::int64_t);
+IVY_NPY_BOOL(bool)
+IVY_NPY_BOOL(std::int8_t)
+IVY_NPY_BOOL(std::int16_t)
+IVY_NPY_BOOL(std::int32_t)
+IVY_NPY_BOOL(std::int64_t)
+IVY_NPY_BOOL(std::uint8_t)
+IVY_NPY_BOOL(float)
+IVY_NPY_BOOL(double)
+#undef IVY_NPY_BOOL
 
 }  // namespace ivy::npy

@@ -26,4 +26,17 @@ void left_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode);
 template <class T>
 void right_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode);
 
+// Bool results (o[i] is 0 or 1), for T: bool, the signed integers of 8 to 64 bits, uint8,
+// float and double. Comparisons as IEEE and C++ define them (NaN compares unequal to
+// everything); the logical functions take a value as true where it is not zero (NaN is true),
+// as NumPy. `o` must not overlap the operands.
+enum class Cmp : std::uint8_t { equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or, logical_xor };
+template <class T>
+void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, int mode);
+// isnan, isinf, isfinite (integers: false, false, true), signbit (the sign bit of a float,
+// NaN's and -0's included; integers: v < 0), logical_not (v == 0).
+enum class Pred : std::uint8_t { isnan, isinf, isfinite, signbit, logical_not };
+template <class T>
+void predicate_n(Pred op, bool* o, const T* x, std::int64_t n);
+
 }  // namespace ivy::npy

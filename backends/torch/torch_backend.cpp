@@ -181,17 +181,62 @@ bool shift_counts_out_of_range(const at::Tensor& c, std::int64_t bits) {
 // elements, and correctly rounded. Returns an undefined tensor where the operands do not
 // qualify.
 enum class NpyOp { floor_divide, remainder, copysign, left_shift, right_shift, pow };
+// The loops' mode for two operands (above), or -1 where they do not qualify.
+int loop_mode(const at::Tensor& a, const at::Tensor& b) {
+  if (b.scalar_type() != a.scalar_type() || !a.device().is_cpu() || !b.device().is_cpu() || !a.is_contiguous() ||
+      !b.is_contiguous() || a.is_neg() || b.is_neg())
+    return -1;
+  if (a.sizes() == b.sizes()) return 0;
+  if (b.numel() == 1 && b.dim() <= a.dim()) return 1;
+  if (a.numel() == 1 && a.dim() <= b.dim()) return 2;
+  return -1;
+}
+// f(T{}) for the dtypes the bool-result loops have; false for the others.
+template <class F>
+bool visit_bool_loop_types(at::ScalarType ty, F&& f) {
+  switch (ty) {
+    case at::kFloat: f(float{}); return true;
+    case at::kDouble: f(double{}); return true;
+    case at::kLong: f(std::int64_t{}); return true;
+    case at::kInt: f(std::int32_t{}); return true;
+    case at::kShort: f(std::int16_t{}); return true;
+    case at::kChar: f(std::int8_t{}); return true;
+    case at::kByte: f(std::uint8_t{}); return true;
+    case at::kBool: f(bool{}); return true;
+    default: return false;
+  }
+}
+// Comparisons and the logical functions (npy_kernels.hpp) on the direct path: one vectorized
+// pass into a bool tensor, where LibTorch's kernels go through a TensorIterator that casts to
+// bool (4.8-7.7 us against ~0.9 us for 1e4 float32 elements). Operands as npy_loop's.
+at::Tensor cmp_loop(npy::Cmp op, const at::Tensor& a, const at::Tensor& b) {
+  const int mode = loop_mode(a, b);
+  if (mode < 0) return {};
+  const at::Tensor& full = mode == 2 ? b : a;
+  at::Tensor r;
+  const bool ok = visit_bool_loop_types(a.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    r = ::at::cpu::empty(full.sizes(), full.options().dtype(at::kBool));
+    npy::compare_n(op, r.data_ptr<bool>(), a.data_ptr<T>(), b.data_ptr<T>(), r.numel(), mode);
+  });
+  return ok ? r : at::Tensor();
+}
+// isnan, isinf, isfinite, signbit, logical_not of a contiguous CPU tensor, the same way.
+at::Tensor pred_loop(npy::Pred op, const at::Tensor& x) {
+  if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg()) return {};
+  at::Tensor r;
+  const bool ok = visit_bool_loop_types(x.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    r = ::at::cpu::empty(x.sizes(), x.options().dtype(at::kBool));
+    npy::predicate_n(op, r.data_ptr<bool>(), x.data_ptr<T>(), r.numel());
+  });
+  return ok ? r : at::Tensor();
+}
 at::Tensor npy_loop(NpyOp op, const at::Tensor& a, const at::Tensor& b) {
   const auto ty = a.scalar_type();
   if (op == NpyOp::pow && (ty != at::kFloat || !isa::kAvx512)) return {};
-  if (b.scalar_type() != ty || !a.device().is_cpu() || !b.device().is_cpu() || !a.is_contiguous() ||
-      !b.is_contiguous() || a.is_neg() || b.is_neg())
-    return {};
-  int mode;
-  if (a.sizes() == b.sizes()) mode = 0;
-  else if (b.numel() == 1 && b.dim() <= a.dim()) mode = 1;
-  else if (a.numel() == 1 && a.dim() <= b.dim()) mode = 2;
-  else return {};
+  const int mode = loop_mode(a, b);
+  if (mode < 0) return {};
   const at::Tensor& full = mode == 2 ? b : a;
   auto run = [&](auto tag) {
     using T = decltype(tag);

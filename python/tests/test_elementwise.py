@@ -498,6 +498,60 @@ def test_copysign_layouts(backend, dtype):
         np.testing.assert_array_equal(np.ascontiguousarray(got).view(ut), np.ascontiguousarray(want).view(ut))
 
 
+BOOL_BINARY = [("equal", np.equal), ("not_equal", np.not_equal), ("less", np.less), ("less_equal", np.less_equal),
+               ("greater", np.greater), ("greater_equal", np.greater_equal), ("logical_and", np.logical_and),
+               ("logical_or", np.logical_or), ("logical_xor", np.logical_xor)]
+BOOL_UNARY = [("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite), ("signbit", np.signbit),
+              ("logical_not", np.logical_not)]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64"])
+def test_bool_results_layouts(backend, dtype):
+    """Comparisons, logical functions and the is*/signbit predicates against NumPy in every
+    layout and at lengths around the vector widths (both backends run loops of ivy's own for
+    contiguous operands): NaN, signed zeros, infinities, integer extremes, equal pairs."""
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(t.itemsize * 7 + len(dtype))
+    n = 1003
+    if t.kind == "b":
+        a, b = rng.integers(0, 2, n).astype(t), rng.integers(0, 2, n).astype(t)
+    elif t.kind in "iu":
+        info = np.iinfo(t)
+        a = rng.integers(info.min, info.max, n, dtype=t, endpoint=True)
+        b = a.copy()
+        b[::3] = rng.integers(info.min, info.max, len(b[::3]), dtype=t, endpoint=True)
+        a[:5] = [0, info.min, info.max, 1, 0]
+        b[:5] = [0, info.max, info.max, 0, 1]
+    else:
+        a = (rng.standard_normal(n) * 10).astype(t)
+        b = a.copy()
+        b[::3] = (rng.standard_normal(len(b[::3])) * 10).astype(t)
+        a[:10] = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, np.nan, 1.0, np.finfo(t).tiny / 4, -np.finfo(t).max]
+        b[:10] = [-0.0, 0.0, np.nan, 1.0, np.inf, np.inf, 0.0, np.nan, 0.0, -np.finfo(t).max]
+    for name, fn in BOOL_BINARY:
+        if t.kind == "b" and name.startswith(("less", "greater")):  # not defined for bool: an error
+            with pytest.raises(TypeError, match=rf"\[{name}\] got dtype bool"):
+                getattr(ivy, name)(ivy.asarray(a), ivy.asarray(b))
+            continue
+        for x, y in _layouts(a, b):
+            want = fn(x, y)
+            got = to_np(getattr(ivy, name)(ivy.asarray(x), ivy.asarray(y)))
+            assert got.dtype == np.bool_ and got.shape == want.shape, name
+            np.testing.assert_array_equal(got, want, err_msg=name)
+        for k in range(0, 40):  # every tail length
+            np.testing.assert_array_equal(to_np(getattr(ivy, name)(ivy.asarray(a[:k]), ivy.asarray(b[:k]))),
+                                          fn(a[:k], b[:k]), err_msg=f"{name} n={k}")
+    for name, fn in BOOL_UNARY:
+        if (name == "signbit" and t.kind != "f") or (t.kind == "b" and name != "logical_not"):
+            continue  # (the standard defines signbit for real floating-point dtypes, is* for numbers)
+        for x in (a, a[::3], a[:0], a[:40].reshape(5, 8)):
+            got = to_np(getattr(ivy, name)(ivy.asarray(x)))
+            assert got.dtype == np.bool_ and got.shape == x.shape, name
+            np.testing.assert_array_equal(got, fn(x), err_msg=name)
+        for k in range(0, 40):
+            np.testing.assert_array_equal(to_np(getattr(ivy, name)(ivy.asarray(a[:k]))), fn(a[:k]), err_msg=f"{name} n={k}")
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_log1p_extremes(backend, dtype):
     """log1p near the top of the range and of subnormals (LibTorch's vectorized log1p gives
