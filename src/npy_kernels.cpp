@@ -196,8 +196,8 @@ void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, int mode
     case Cmp::logical_xor: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) != (b != T(0)); });
   }
 }
-template <class T, class F>
-void bool_loop1(bool* o, const T* x, std::int64_t n, F f) {
+template <class U, class T, class F>
+void bool_loop1(U* o, const T* x, std::int64_t n, F f) {  // (also sign_n's, whose U is T)
 #if IVY_AVX2
   if (isa::kAvx2) return loops::each1_avx2(o, x, n, f);
 #endif
@@ -225,6 +225,21 @@ void predicate_n(Pred op, bool* o, const T* x, std::int64_t n) {
     }
   }
 }
+template <class T>
+void sign_n(T* o, const T* x, std::int64_t n) {
+  bool_loop1(o, x, n, [](T v) -> T {
+    if constexpr (std::is_floating_point_v<T>) return v > T(0) ? T(1) : (v < T(0) ? T(-1) : (v == v ? T(0) : v));
+    else if constexpr (std::is_unsigned_v<T>) return v > T(0) ? T(1) : T(0);
+    else return static_cast<T>((v > T(0)) - (v < T(0)));
+  });
+}
+template void sign_n<std::int8_t>(std::int8_t*, const std::int8_t*, std::int64_t);
+template void sign_n<std::int16_t>(std::int16_t*, const std::int16_t*, std::int64_t);
+template void sign_n<std::int32_t>(std::int32_t*, const std::int32_t*, std::int64_t);
+template void sign_n<std::int64_t>(std::int64_t*, const std::int64_t*, std::int64_t);
+template void sign_n<std::uint8_t>(std::uint8_t*, const std::uint8_t*, std::int64_t);
+template void sign_n<float>(float*, const float*, std::int64_t);
+template void sign_n<double>(double*, const double*, std::int64_t);
 #define IVY_NPY_BOOL(T)                                                                               \
   template void compare_n<T>(Cmp, bool*, const T*, const T*, std::int64_t, int);                      \
   template void predicate_n<T>(Pred, bool*, const T*, std::int64_t);

@@ -39,4 +39,9 @@ enum class Pred : std::uint8_t { isnan, isinf, isfinite, signbit, logical_not };
 template <class T>
 void predicate_n(Pred op, bool* o, const T* x, std::int64_t n);
 
+// NumPy's sign: -1, 0 or 1 (a zero of either sign gives +0, NaN stays NaN), for the T of
+// compare_n but bool.
+template <class T>
+void sign_n(T* o, const T* x, std::int64_t n);
+
 }  // namespace ivy::npy

@@ -6,6 +6,7 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xreducer.hpp>
 
+#include "row_kernels.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -167,18 +168,8 @@ template <bool IsAll>
 void allany(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   visit(in[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    out[0] = rows<T, bool>(in[0], red_dims(in[0], a), spec[0], [](const T* r, std::int64_t len) {
-      // Branch-free counts over chunks (they vectorize), stopping after the deciding chunk.
-      constexpr std::int64_t kChunk = 512;
-      for (std::int64_t s = 0; s < len; s += kChunk) {
-        const std::int64_t e = std::min(len, s + kChunk);
-        std::int64_t c = 0;
-        for (std::int64_t i = s; i < e; ++i) c += r[i] != T{};
-        if (IsAll && c != e - s) return false;
-        if (!IsAll && c) return true;
-      }
-      return IsAll;
-    });
+    out[0] = rows<T, bool>(in[0], red_dims(in[0], a), spec[0],
+                           [](const T* r, std::int64_t len) { return rowk::all_any<IsAll>(r, len); });
   });
 }
 XT_KERNEL(all) { allany<true>(in, a, spec, out); }
@@ -224,24 +215,8 @@ void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
       fail(IsMax ? "argmax" : "argmin", "complex inputs are not ordered");
     } else {
       // first occurrence of the extreme; the first NaN wins (as NumPy does)
-      out[0] = rows<T, std::int64_t>(x, axes, spec[0], [](const T* r, std::int64_t len) {
-        std::int64_t bi = 0;
-        T best = r[0];
-        bool nan = false;
-        for (std::int64_t i = 1; i < len; ++i) {
-          const T v = r[i];
-          if constexpr (std::is_floating_point_v<T>) nan |= v != v;
-          if (IsMax ? (v > best) : (v < best)) {
-            best = v;
-            bi = i;
-          }
-        }
-        if constexpr (std::is_floating_point_v<T>)
-          if (nan || best != best)
-            for (std::int64_t i = 0; i < len; ++i)
-              if (std::isnan(r[i])) return i;
-        return bi;
-      });
+      out[0] = rows<T, std::int64_t>(x, axes, spec[0],
+                                     [](const T* r, std::int64_t len) { return rowk::arg_extreme<IsMax>(r, len); });
     }
   });
 }

@@ -552,6 +552,29 @@ def test_bool_results_layouts(backend, dtype):
             np.testing.assert_array_equal(to_np(getattr(ivy, name)(ivy.asarray(a[:k]))), fn(a[:k]), err_msg=f"{name} n={k}")
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "float32", "float64"])
+def test_sign_layouts(backend, dtype):
+    """sign as NumPy's (-1, 0, 1; zeros of either sign give +0, NaN stays NaN; integer
+    extremes) at every tail length, strided and 2-d."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(8)
+    if t.kind == "f":
+        x = (rng.standard_normal(300) * 5).astype(t)
+        x[:7] = [0.0, -0.0, np.nan, -np.inf, np.inf, np.finfo(t).tiny / 8, -np.finfo(t).tiny / 8]
+    else:
+        info = np.iinfo(t)
+        x = rng.integers(info.min, info.max, 300, dtype=t, endpoint=True)
+        x[:3] = [0, info.min, info.max]
+    for v in [x[:k] for k in range(0, 40)] + [x, x[::3], x[:40].reshape(5, 8)]:
+        got = to_np(ivy.sign(ivy.asarray(v)))
+        want = np.sign(v)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+        if t.kind == "f":
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_log1p_extremes(backend, dtype):
     """log1p near the top of the range and of subnormals (LibTorch's vectorized log1p gives

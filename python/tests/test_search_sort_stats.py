@@ -21,6 +21,56 @@ def test_argmax_argmin(backend, fn, npfn, axis):
     check(fn(ivy.asarray(M), axis=axis, keepdims=True), npfn(M, axis=axis, keepdims=True).astype(np.int64))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "float32", "float64"])
+def test_argmax_argmin_whole_arrays(backend, dtype):
+    """argmax/argmin of whole arrays (no axis, and the axis of 1-d ones; the torch backend
+    runs one loop of ivy's on contiguous tensors): first occurrence of ties, the first NaN
+    wins, extremes and signed zeros, lengths 1..40 and long, strided and 2-d inputs."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(t.itemsize + 3)
+    if t.kind == "f":
+        base = rng.normal(size=2000).astype(t)
+        cases = [base, np.array([1, np.nan, 5, np.nan], t), np.array([-0.0, 0.0, -0.0], t), np.array([np.inf, 1, np.inf], t),
+                 np.array([3.0, 1.0, -np.inf, -np.inf, np.nan], t), np.array([np.nan], t)]
+    else:
+        info = np.iinfo(t)
+        base = rng.integers(info.min, info.max, 2000, dtype=t, endpoint=True)
+        cases = [base, np.array([info.min, info.max, info.max, info.min], t), np.array([5, 5, 5], t)]
+    cases += [base[:k] for k in range(1, 41)] + [base[::3], base[:40].reshape(5, 8)]
+    for x in cases:
+        for fn, npfn in ((ivy.argmax, np.argmax), (ivy.argmin, np.argmin)):
+            check(fn(ivy.asarray(x)), np.array(npfn(x), dtype=np.int64))
+            check(fn(ivy.asarray(x), keepdims=True), np.array(npfn(x, keepdims=True), dtype=np.int64))
+            if x.ndim == 1:
+                check(fn(ivy.asarray(x), axis=0), np.array(npfn(x, axis=0), dtype=np.int64))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "int64", "uint8", "float32", "float64"])
+def test_all_any_whole_arrays(backend, dtype):
+    """all/any over every axis (None, or all of them listed; keepdims): NaN and -0 (true and
+    false), a single deciding element at every position of chunks, lengths 0..40 and long,
+    strided and 2-d inputs."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np.dtype(dtype)
+    n = 1500
+    cases = [np.ones(n, t), np.zeros(n, t), np.ones(0, t)]
+    for pos in (0, 1, 511, 512, 513, 1023, n - 1):
+        z = np.ones(n, t)
+        z[pos] = 0
+        o = np.zeros(n, t)
+        o[pos] = 1
+        cases += [z, o]
+    if t.kind == "f":
+        cases += [np.array([np.nan, np.nan], t), np.array([-0.0, 0.0], t), np.array([-0.0, np.nan], t)]
+    ones = np.ones(n, t)
+    cases += [ones[:k] for k in range(0, 41)] + [cases[3][::2], cases[3][:40].reshape(5, 8)]
+    for x in cases:
+        for fn, npfn in ((ivy.all, np.all), (ivy.any, np.any)):
+            check(fn(ivy.asarray(x)), np.array(npfn(x)))
+            check(fn(ivy.asarray(x), axis=tuple(range(x.ndim)), keepdims=True), np.array(npfn(x, axis=tuple(range(x.ndim)), keepdims=True)))
+
+
 def test_count_nonzero_nonzero(backend):
     check(ivy.count_nonzero(ivy.asarray(I)), np.array(np.count_nonzero(I), dtype=np.int64))
     check(ivy.count_nonzero(ivy.asarray(I), axis=1), np.count_nonzero(I, axis=1).astype(np.int64))

@@ -1,0 +1,51 @@
+// Reductions of one contiguous row, of ivy's own: the xtensor backend's all/any/argmax/argmin
+// kernels run them on every row of a reduction, the torch backend's direct path on a whole
+// contiguous CPU tensor (LibTorch's take 2-3 passes and dispatcher calls: all/any as
+// eq + sum + eq). Header-only, compiled where they are used.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+namespace ivy::rowk {
+
+// all (IsAll) or any of r[0..len): a value is true where it is not zero (NaN is true).
+// Branch-free counts over chunks (they vectorize), stopping after the deciding chunk.
+template <bool IsAll, class T>
+bool all_any(const T* r, std::int64_t len) {
+  constexpr std::int64_t kChunk = 512;
+  for (std::int64_t s = 0; s < len; s += kChunk) {
+    const std::int64_t e = std::min(len, s + kChunk);
+    std::int64_t c = 0;
+    for (std::int64_t i = s; i < e; ++i) c += r[i] != T{};
+    if (IsAll && c != e - s) return false;
+    if (!IsAll && c) return true;
+  }
+  return IsAll;
+}
+
+// Index of the first maximum (IsMax) or minimum of r[0..len), len >= 1, for a real T; the
+// first NaN wins, as in NumPy.
+template <bool IsMax, class T>
+std::int64_t arg_extreme(const T* r, std::int64_t len) {
+  std::int64_t bi = 0;
+  T best = r[0];
+  bool nan = false;
+  for (std::int64_t i = 1; i < len; ++i) {
+    const T v = r[i];
+    if constexpr (std::is_floating_point_v<T>) nan |= v != v;
+    if (IsMax ? (v > best) : (v < best)) {
+      best = v;
+      bi = i;
+    }
+  }
+  if constexpr (std::is_floating_point_v<T>)
+    if (nan || best != best)
+      for (std::int64_t i = 0; i < len; ++i)
+        if (std::isnan(r[i])) return i;
+  return bi;
+}
+
+}  // namespace ivy::rowk
