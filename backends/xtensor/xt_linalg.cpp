@@ -161,7 +161,8 @@ XT_KERNEL(cholesky) {
   const Array& x = *x_as;
   const Index N = x.shape().back();
   const Index nb = N ? x.size() / (N * N) : 0;
-  out[0] = zeros(spec[0].shape, spec[0].dtype);
+  // (every element is written below: assigning the triangular factor zeroes the other triangle)
+  out[0] = alloc(spec[0].shape, spec[0].dtype);
   if (nb == 0) return;
   visit_fc("cholesky", x, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -453,8 +454,10 @@ XT_KERNEL(qr) {
   const bool complete = a.b0;
   const Index qc = complete ? m : k;  // Q is (m, qc), R is (qc, N)
   const Index nb = batch_shape(s, 2).numel();
-  out[0] = zeros(spec[0].shape, spec[0].dtype);
-  out[1] = zeros(spec[1].shape, spec[1].dtype);
+  // (for k > 0 every element is written below: Q whole, R from the triangular view, which
+  // zeroes the part below the diagonal; for k = 0 Q is the identity and R all zeros)
+  out[0] = k > 0 ? alloc(spec[0].shape, spec[0].dtype) : zeros(spec[0].shape, spec[0].dtype);
+  out[1] = k > 0 ? alloc(spec[1].shape, spec[1].dtype) : zeros(spec[1].shape, spec[1].dtype);
   if (nb == 0) return;
   visit_fc("qr", x, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ivy
-from conftest import check
+from conftest import check, to_np
 
 RNG = np.random.default_rng(5)
 A = RNG.normal(size=(3, 3)) + 3 * np.eye(3)
@@ -49,6 +49,32 @@ def test_solvers(backend):
     check(ivy.linalg.matrix_power(ivy.asarray(A), -2), np.linalg.matrix_power(A, -2), **TOL)
     check(ivy.linalg.matrix_power(ivy.asarray(A), 0), np.eye(3), **TOL)
     check(ivy.linalg.pinv(ivy.asarray(A[:, :2])), np.linalg.pinv(A[:, :2]), **TOL)
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (2, 5, 5), (7, 4), (4, 7)])
+def test_triangular_factors_exactly_zero_elsewhere(backend, shape):
+    """cholesky's factor and qr's R are exactly zero off their triangle, and every element of
+    Q is written, even where the result's memory last held other values (NaN-filled arrays
+    of the same sizes are made and dropped first)."""
+    rng = np.random.default_rng(41)
+    for _ in range(3):
+        for s_ in (shape, shape[:-2] + (shape[-2], shape[-2]), shape[:-2] + (shape[-1], shape[-1])):
+            ivy.full(s_, float("nan"), dtype=ivy.float64)
+        if shape[-1] == shape[-2]:
+            g = rng.normal(size=shape)
+            spd = g @ np.swapaxes(g, -1, -2) + shape[-1] * np.eye(shape[-1])
+            for upper in (False, True):
+                c = to_np(ivy.linalg.cholesky(ivy.asarray(spd), upper=upper))
+                want = np.linalg.cholesky(spd)
+                want = np.swapaxes(want, -1, -2) if upper else want
+                np.testing.assert_allclose(c, want, rtol=1e-10, atol=1e-12)
+                off = np.tril(c, -1) if upper else np.triu(c, 1)
+                assert np.all(off == 0)
+        a = rng.normal(size=shape)
+        for mode in ("reduced", "complete"):
+            q, r = (to_np(t) for t in ivy.linalg.qr(ivy.asarray(a), mode=mode))
+            assert np.all(np.isfinite(q)) and np.all(np.tril(r, -1) == 0)
+            np.testing.assert_allclose(q @ r, a, rtol=1e-10, atol=1e-12)
 
 
 def test_decompositions(backend):
