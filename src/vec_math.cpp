@@ -379,9 +379,43 @@ IVY_AVX512_FN std::uint32_t pow_loop_avx512(float* __restrict o, const float* p,
   return pow_loop(o, p, q, n, mode);
 }
 #endif
+// logaddexp: max(a, b) + log1p(e^-|a - b|) in float64, rounded once. a - b is NaN exactly
+// when an input is NaN or both are the same infinity (then a, which is b: +-inf; else NaN).
+// (y = e^-|a - b| is in (0, 1], so u = 1 + y needs none of log1p_d's special cases: without
+// them the loop vectorizes)
+IVY_VM float logaddexp_one(float af, float bf) {
+  const double a = af, b = bf;
+  const double d = a - b;
+  const double y = exp_d(-std::fabs(d));
+  const double u = 1.0 + y;
+  double k;
+  const double lm = log_parts(u, k);
+  const double v = (a < b ? b : a) + ((k * kLn2 + lm) + (y - (u - 1.0)) / u);
+  return static_cast<float>(d != d ? (a == b ? a : kNaN) : v);
+}
+IVY_VM std::uint32_t logaddexp_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
+  return loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t&) { return logaddexp_one(a, b); });
+}
+#if IVY_AVX2
+IVY_AVX2_FN std::uint32_t logaddexp_loop_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
+  return logaddexp_loop(o, p, q, n, mode);
+}
+IVY_AVX512_FN std::uint32_t logaddexp_loop_avx512(float* __restrict o, const float* p, const float* q, std::int64_t n,
+                                                  int mode) {
+  return logaddexp_loop(o, p, q, n, mode);
+}
+#endif
 #undef IVY_VM
 
 }  // namespace
+
+void logaddexp_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+#if IVY_AVX2
+  if (isa::kAvx512) return static_cast<void>(logaddexp_loop_avx512(o, p, q, n, mode));
+  if (isa::kAvx2) return static_cast<void>(logaddexp_loop_avx2(o, p, q, n, mode));
+#endif
+  logaddexp_loop(o, p, q, n, mode);
+}
 
 void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
   std::uint32_t other;

@@ -28,4 +28,9 @@ void unary_n(Op op, float* o, const float* x, std::int64_t n);
 // above (e^(b ln a)); every other case (zeros, negative a, infinities, NaN) is libm's powf.
 void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
 
+// o[i] = logaddexp(a, b) = log(e^a + e^b) for float32, operands as pow_n's: computed in
+// float64 as max(a, b) + log1p(e^-|a - b|) and rounded once (as the functions above); NaN in,
+// NaN out; logaddexp(inf, inf) = inf, logaddexp(-inf, -inf) = -inf, inf and -inf give inf.
+void logaddexp_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
+
 }  // namespace ivy::vmath

@@ -308,3 +308,72 @@ TEST(VecMath, PowCorrectlyRoundedForPositiveBases) {
   }
 }
 }  // namespace
+
+namespace {
+TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
+  // pairs over many magnitudes and differences (equal pairs, |a - b| near 0 and beyond the
+  // float range of e^-|a - b|), special values against their definitions
+  std::vector<float> a, b;
+  std::uint32_t h = 777;
+  auto next = [&h] { return h = h * 1664525u + 1013904223u; };
+  for (int i = 0; i < 300000; ++i) {
+    const float x = static_cast<float>(static_cast<std::int32_t>(next()) / 2147483648.0) * (i % 4 == 0 ? 100.f : 5.f);
+    const float y = i % 7 == 0 ? x : x + static_cast<float>(static_cast<std::int32_t>(next()) / 2147483648.0) * (i % 3 ? 1.f : 200.f);
+    a.push_back(x), b.push_back(y);
+  }
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float sv[] = {0.f, -0.f, 1.f, -1e30f, 1e30f, inf, -inf, nan, 88.f, -104.f, std::numeric_limits<float>::denorm_min()};
+  for (float x : sv)
+    for (float y : sv) a.push_back(x), b.push_back(y);
+  const auto n = static_cast<std::int64_t>(a.size());
+  std::vector<float> o(a.size());
+  ivy::vmath::logaddexp_n(o.data(), a.data(), b.data(), n, 0);
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double x = a[i], y = b[i];
+    const float got = o[i];
+    if (std::isnan(x) || std::isnan(y)) {
+      ASSERT_TRUE(std::isnan(got)) << a[i] << " " << b[i];
+      continue;
+    }
+    if (std::isinf(x) && x == y) {  // both the same infinity
+      ASSERT_EQ(got, a[i]);
+      continue;
+    }
+    const double exact = std::max(x, y) + std::log1p(std::exp(-std::fabs(x - y)));
+    const float near = static_cast<float>(exact);
+    if (std::isinf(near) || near == 0.f) {
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(near)) << a[i] << " " << b[i];
+      continue;
+    }
+    worst = std::max(worst, ulp_error(got, exact));
+  }
+  EXPECT_LT(worst, 0.5001);
+  // every build bit for bit, and the one-element modes at every length
+  std::vector<float> base(a.size()), wide(a.size());
+  ivy::vmath::logaddexp_loop(base.data(), a.data(), b.data(), n, 0);
+  if (ivy::isa::kAvx2) {
+    for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
+      if (isa == 2) ivy::vmath::logaddexp_loop_avx512(wide.data(), a.data(), b.data(), n, 0);
+      else ivy::vmath::logaddexp_loop_avx2(wide.data(), a.data(), b.data(), n, 0);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::isnan(wide[i]) && std::isnan(base[i])) continue;
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i])) << a[i] << " " << b[i];
+      }
+    }
+  }
+  for (std::int64_t len = 0; len <= 20; ++len) {
+    std::vector<float> r1(static_cast<std::size_t>(len) + 1, 7.f), r2 = r1;
+    const float c = 0.75f;
+    ivy::vmath::logaddexp_n(r1.data(), a.data(), &c, len, 1);
+    ivy::vmath::logaddexp_n(r2.data(), &c, a.data(), len, 2);
+    for (std::int64_t i = 0; i < len; ++i) {
+      const double want = std::max<double>(a[i], c) + std::log1p(std::exp(-std::fabs(static_cast<double>(a[i]) - c)));
+      EXPECT_EQ(r1[i], static_cast<float>(want)) << len << " " << i;
+      EXPECT_EQ(r2[i], r1[i]) << len << " " << i;
+    }
+    EXPECT_EQ(r1[len], 7.f);
+    EXPECT_EQ(r2[len], 7.f);
+  }
+}
+}  // namespace
