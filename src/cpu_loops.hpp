@@ -61,7 +61,14 @@ void fill_best(T* __restrict o, std::int64_t n, T v) {
 #endif
   fill(o, n, v);
 }
-// each2 in the AVX2 build where the CPU has it.
+// each1 and each2 in the AVX2 build where the CPU has it.
+template <class U, class T, class F>
+void each1_best(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {
+#if IVY_AVX2
+  if (isa::kAvx2) return each1_avx2(o, p, n, f);
+#endif
+  each1(o, p, n, f);
+}
 template <class Flag, class U, class T, class F>
 Flag each2_best(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
 #if IVY_AVX2

@@ -196,38 +196,31 @@ void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, int mode
     case Cmp::logical_xor: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) != (b != T(0)); });
   }
 }
-template <class U, class T, class F>
-void bool_loop1(U* o, const T* x, std::int64_t n, F f) {  // (also sign_n's, whose U is T)
-#if IVY_AVX2
-  if (isa::kAvx2) return loops::each1_avx2(o, x, n, f);
-#endif
-  loops::each1(o, x, n, f);
-}
 template <class T>
 void predicate_n(Pred op, bool* o, const T* x, std::int64_t n) {
   if constexpr (std::is_floating_point_v<T>) {
     using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
     constexpr U kSign = U{1} << (sizeof(T) * 8 - 1);
     switch (op) {  // (on the bits: the compares of NaN would raise no flag, but this vectorizes alike)
-      case Pred::isnan: return bool_loop1(o, x, n, [](T v) { return v != v; });
-      case Pred::isinf: return bool_loop1(o, x, n, [](T v) { return std::fabs(v) == std::numeric_limits<T>::infinity(); });
-      case Pred::isfinite: return bool_loop1(o, x, n, [](T v) { return std::fabs(v) < std::numeric_limits<T>::infinity(); });
-      case Pred::signbit: return bool_loop1(o, x, n, [](T v) { return (std::bit_cast<U>(v) & kSign) != 0; });
-      case Pred::logical_not: return bool_loop1(o, x, n, [](T v) { return v == T(0); });
+      case Pred::isnan: return loops::each1_best(o, x, n, [](T v) { return v != v; });
+      case Pred::isinf: return loops::each1_best(o, x, n, [](T v) { return std::fabs(v) == std::numeric_limits<T>::infinity(); });
+      case Pred::isfinite: return loops::each1_best(o, x, n, [](T v) { return std::fabs(v) < std::numeric_limits<T>::infinity(); });
+      case Pred::signbit: return loops::each1_best(o, x, n, [](T v) { return (std::bit_cast<U>(v) & kSign) != 0; });
+      case Pred::logical_not: return loops::each1_best(o, x, n, [](T v) { return v == T(0); });
     }
   } else {
     switch (op) {
       case Pred::isnan:
-      case Pred::isinf: return bool_loop1(o, x, n, [](T) { return false; });
-      case Pred::isfinite: return bool_loop1(o, x, n, [](T) { return true; });
-      case Pred::signbit: return bool_loop1(o, x, n, [](T v) { return v < T(0); });
-      case Pred::logical_not: return bool_loop1(o, x, n, [](T v) { return v == T(0); });
+      case Pred::isinf: return loops::each1_best(o, x, n, [](T) { return false; });
+      case Pred::isfinite: return loops::each1_best(o, x, n, [](T) { return true; });
+      case Pred::signbit: return loops::each1_best(o, x, n, [](T v) { return v < T(0); });
+      case Pred::logical_not: return loops::each1_best(o, x, n, [](T v) { return v == T(0); });
     }
   }
 }
 template <class T>
 void sign_n(T* o, const T* x, std::int64_t n) {
-  bool_loop1(o, x, n, [](T v) -> T {
+  loops::each1_best(o, x, n, [](T v) -> T {
     if constexpr (std::is_floating_point_v<T>) return v > T(0) ? T(1) : (v < T(0) ? T(-1) : (v == v ? T(0) : v));
     else if constexpr (std::is_unsigned_v<T>) return v > T(0) ? T(1) : T(0);
     else return static_cast<T>((v > T(0)) - (v < T(0)));

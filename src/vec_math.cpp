@@ -371,14 +371,27 @@ IVY_VM std::uint32_t pow_loop(float* __restrict o, const float* p, const float* 
     return pow_positive(a, b);
   });
 }
+// The AVX2 and AVX-512 builds of a binary loop (name##_avx2, name##_avx512: the same source
+// under each target), and the widest one the CPU runs.
+using BinaryLoop = std::uint32_t (*)(float*, const float*, const float*, std::int64_t, int);
 #if IVY_AVX2
-IVY_AVX2_FN std::uint32_t pow_loop_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
-  return pow_loop(o, p, q, n, mode);
+#define IVY_VM_BINARY_BUILDS(name)                                                                                   \
+  IVY_AVX2_FN std::uint32_t name##_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) { \
+    return name(o, p, q, n, mode);                                                                                   \
+  }                                                                                                                  \
+  IVY_AVX512_FN std::uint32_t name##_avx512(float* __restrict o, const float* p, const float* q, std::int64_t n,      \
+                                            int mode) {                                                              \
+    return name(o, p, q, n, mode);                                                                                   \
+  }
+#define IVY_VM_BINARY_BEST(name) best_binary(name, name##_avx2, name##_avx512)
+BinaryLoop best_binary(BinaryLoop base, BinaryLoop avx2, BinaryLoop avx512) {
+  return isa::kAvx512 ? avx512 : (isa::kAvx2 ? avx2 : base);
 }
-IVY_AVX512_FN std::uint32_t pow_loop_avx512(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
-  return pow_loop(o, p, q, n, mode);
-}
+#else
+#define IVY_VM_BINARY_BUILDS(name)
+#define IVY_VM_BINARY_BEST(name) BinaryLoop(name)
 #endif
+IVY_VM_BINARY_BUILDS(pow_loop)
 // logaddexp: max(a, b) + log1p(e^-|a - b|) in float64, rounded once. a - b is NaN exactly
 // when an input is NaN or both are the same infinity (then a, which is b: +-inf; else NaN).
 // (y = e^-|a - b| is in (0, 1], so u = 1 + y needs none of log1p_d's special cases: without
@@ -396,43 +409,24 @@ IVY_VM float logaddexp_one(float af, float bf) {
 IVY_VM std::uint32_t logaddexp_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
   return loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t&) { return logaddexp_one(a, b); });
 }
-#if IVY_AVX2
-IVY_AVX2_FN std::uint32_t logaddexp_loop_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
-  return logaddexp_loop(o, p, q, n, mode);
-}
-IVY_AVX512_FN std::uint32_t logaddexp_loop_avx512(float* __restrict o, const float* p, const float* q, std::int64_t n,
-                                                  int mode) {
-  return logaddexp_loop(o, p, q, n, mode);
-}
-#endif
+IVY_VM_BINARY_BUILDS(logaddexp_loop)
+#undef IVY_VM_BINARY_BUILDS
 #undef IVY_VM
 
 }  // namespace
 
 void logaddexp_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-#if IVY_AVX2
-  if (isa::kAvx512) return static_cast<void>(logaddexp_loop_avx512(o, p, q, n, mode));
-  if (isa::kAvx2) return static_cast<void>(logaddexp_loop_avx2(o, p, q, n, mode));
-#endif
-  logaddexp_loop(o, p, q, n, mode);
+  IVY_VM_BINARY_BEST(logaddexp_loop)(o, p, q, n, mode);
 }
 
 void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  std::uint32_t other;
-#if IVY_AVX2
-  if (isa::kAvx512)
-    other = pow_loop_avx512(o, p, q, n, mode);
-  else if (isa::kAvx2)
-    other = pow_loop_avx2(o, p, q, n, mode);
-  else
-#endif
-    other = pow_loop(o, p, q, n, mode);
-  if (!other) return;
-  for (std::int64_t i = 0; i < n; ++i) {
+  if (!IVY_VM_BINARY_BEST(pow_loop)(o, p, q, n, mode)) return;
+  for (std::int64_t i = 0; i < n; ++i) {  // the cases left to libm
     const float a = p[mode == 2 ? 0 : i], b = q[mode == 1 ? 0 : i];
     if (pow_other(a, b)) o[i] = std::pow(a, b);
   }
 }
+#undef IVY_VM_BINARY_BEST
 
 void unary_n(Op op, float* o, const float* x, std::int64_t n) {
   switch (op) {

@@ -917,20 +917,22 @@ RUN(index_put_flat, {
 // dtypes) and all/any (LibTorch: 12 us for 1e4 float32 as eq + sum + eq, ivy's ~1.5 us).
 // Undefined where the tensor does not qualify.
 // (shape: the result's, of one element)
-at::Tensor whole_reduce(const at::Tensor& x, int which, at::IntArrayRef shape) {  // 0 argmax, 1 argmin, 2 all, 3 any
-  if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || (which < 2 && (x.numel() == 0 || x.scalar_type() == at::kBool)))
+enum class Whole { argmax, argmin, all, any };
+at::Tensor whole_reduce(const at::Tensor& x, Whole which, at::IntArrayRef shape) {
+  const bool arg = which == Whole::argmax || which == Whole::argmin;
+  if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || (arg && (x.numel() == 0 || x.scalar_type() == at::kBool)))
     return {};
   at::Tensor r;
   const std::int64_t n = x.numel();
   const bool ok = ::ivy::torch::visit_bool_loop_types(x.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     const T* p = x.data_ptr<T>();
-    if (which < 2) {
+    if (arg) {
       r = ::at::cpu::empty(shape, x.options().dtype(at::kLong));
-      *r.data_ptr<std::int64_t>() = which == 0 ? rowk::arg_extreme<true>(p, n) : rowk::arg_extreme<false>(p, n);
+      *r.data_ptr<std::int64_t>() = which == Whole::argmax ? rowk::arg_extreme<true>(p, n) : rowk::arg_extreme<false>(p, n);
     } else {
       r = ::at::cpu::empty(shape, x.options().dtype(at::kBool));
-      *r.data_ptr<bool>() = which == 2 ? rowk::all_any<true>(p, n) : rowk::all_any<false>(p, n);
+      *r.data_ptr<bool>() = which == Whole::all ? rowk::all_any<true>(p, n) : rowk::all_any<false>(p, n);
     }
   });
   return ok ? r : at::Tensor();
@@ -938,7 +940,7 @@ at::Tensor whole_reduce(const at::Tensor& x, int which, at::IntArrayRef shape) {
 at::Tensor arg_reduce(const at::Tensor& x, const Attrs& a, bool is_max, const OutSpec& spec, bool direct) {
   at::Tensor r;
   if (direct && (!a.has_axes || x.dim() <= 1))
-    if (at::Tensor w = whole_reduce(x, is_max ? 0 : 1, ref(spec.shape)); w.defined()) return w;
+    if (at::Tensor w = whole_reduce(x, is_max ? Whole::argmax : Whole::argmin, ref(spec.shape)); w.defined()) return w;
   if (a.has_axes && x.dim() > 0) r = is_max ? at::argmax(x, a.i0, a.b0) : at::argmin(x, a.i0, a.b0);
   else r = (is_max ? at::argmax(x.reshape({-1})) : at::argmin(x.reshape({-1})));
   return r.reshape(ref(spec.shape));
@@ -1073,7 +1075,7 @@ RUN(std, SET(at::sqrt(variance(in[0], a, half_up(spec[0].dtype)))))
 bool whole(const Array& x, const Attrs& a) { return !a.has_axes || static_cast<std::int64_t>(a.axes.size()) == x.ndim(); }
 RUN(all, {
   if (direct && whole(in[0], a) && in[0].ndim() > 0)
-    if (at::Tensor w = whole_reduce(T(in[0]), 2, ref(spec[0].shape)); w.defined()) {
+    if (at::Tensor w = whole_reduce(T(in[0]), Whole::all, ref(spec[0].shape)); w.defined()) {
       SET(std::move(w));
       return;
     }
@@ -1082,7 +1084,7 @@ RUN(all, {
 })
 RUN(any, {
   if (direct && whole(in[0], a) && in[0].ndim() > 0)
-    if (at::Tensor w = whole_reduce(T(in[0]), 3, ref(spec[0].shape)); w.defined()) {
+    if (at::Tensor w = whole_reduce(T(in[0]), Whole::any, ref(spec[0].shape)); w.defined()) {
       SET(std::move(w));
       return;
     }

@@ -97,12 +97,8 @@ Array cast(const Array& x, DType d) {
       const F* src = ptr<F>(x);
       T* dst = ptr<T>(out);
       auto conv = [](F v) { return convert<T>(v); };
-#if IVY_AVX2
-      if constexpr (!is_cplx_v<F> && !is_cplx_v<T>) {
-        if (isa::kAvx2) return loops::each1_avx2(dst, src, n, conv);
-      }
-#endif
-      loops::each1(dst, src, n, conv);
+      if constexpr (!is_cplx_v<F> && !is_cplx_v<T>) loops::each1_best(dst, src, n, conv);
+      else loops::each1(dst, src, n, conv);
     });
   });
   return out;

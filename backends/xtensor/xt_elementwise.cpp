@@ -28,22 +28,11 @@ namespace {
 // src/cpu_isa.hpp).
 using loops::each1;
 using loops::each2;
-#if IVY_AVX2
-using loops::each1_avx2;
-using loops::each2_avx2;
-#endif
 template <class U, class T, class F>
 Array loop1(const Shape& s, DType d, const Array& x, F f) {
   Array out = alloc(s, d);
-#if IVY_AVX2
-  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) {
-    if (isa::kAvx2) {
-      each1_avx2(ptr<U>(out), ptr<T>(x), out.size(), f);
-      return out;
-    }
-  }
-#endif
-  each1(ptr<U>(out), ptr<T>(x), out.size(), f);
+  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) loops::each1_best(ptr<U>(out), ptr<T>(x), out.size(), f);
+  else each1(ptr<U>(out), ptr<T>(x), out.size(), f);
   return out;
 }
 // f(a, b) -> U.
@@ -51,15 +40,10 @@ template <class U, class T, class F>
 Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
   Array out = alloc(s, d);
   auto g = [f](T a, T b, unsigned char&) { return f(a, b); };
-#if IVY_AVX2
-  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) {
-    if (isa::kAvx2) {
-      each2_avx2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
-      return out;
-    }
-  }
-#endif
-  each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
+  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
+    loops::each2_best<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
+  else
+    each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
   return out;
 }
 // Which loop a binary function can use (-1: broadcasting, take xtensor's path).
