@@ -145,19 +145,8 @@ void minmax(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
     if constexpr (is_cplx_v<T>) {
       fail(IsMax ? "max" : "min", "complex inputs are not ordered");
     } else {
-      out[0] = rows<T, T>(in[0], red_dims(in[0], a), spec[0], [](const T* r, std::int64_t len) {
-        // NaN never wins a comparison, so scan branch-free and report a NaN at the end.
-        T best = r[0];
-        bool nan = false;
-        for (std::int64_t i = 0; i < len; ++i) {
-          const T v = r[i];
-          if constexpr (std::is_floating_point_v<T>) nan |= v != v;
-          best = (IsMax ? (v > best) : (v < best)) ? v : best;
-        }
-        if constexpr (std::is_floating_point_v<T>)
-          if (nan) return std::numeric_limits<T>::quiet_NaN();
-        return best;
-      });
+      out[0] = rows<T, T>(in[0], red_dims(in[0], a), spec[0],
+                          [](const T* r, std::int64_t len) { return rowk::extreme<IsMax>(r, len); });
     }
   });
 }

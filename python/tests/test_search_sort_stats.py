@@ -46,6 +46,68 @@ def test_argmax_argmin_whole_arrays(backend, dtype):
                 check(fn(ivy.asarray(x), axis=0), np.array(npfn(x, axis=0), dtype=np.int64))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_extremes_of_float_rows(backend, dtype):
+    """max/min and argmax/argmin of float rows (ivy's vector loops on x86 with AVX2, the
+    scalar ones under IVY_CPU_CAPABILITY=default; scripts/test.sh runs both): the extreme at
+    every position of rows of every length 1..80, each tie kept at its first position, a
+    NaN at every position (max/min NaN, argmax/argmin the first NaN), all NaN, infinities;
+    of 0 and -0 the first in the row is max/min's value (its sign checked); rows of 2-d
+    arrays along either axis, and strided inputs."""
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(t.itemsize + 11)
+    cases = []
+    for n in list(range(1, 81)) + [255, 256, 257, 1000]:
+        base = rng.uniform(-1, 1, n).astype(t)
+        cases.append(base)
+        for pos in sorted({0, n // 3, n // 2, n - 1}):
+            hi, lo = base.copy(), base.copy()
+            tie = pos + (n - pos) // 2  # a tie later in the row, where there is room
+            hi[pos] = hi[tie] = 5
+            lo[pos] = lo[tie] = -5
+            nan = base.copy()
+            nan[pos] = np.nan
+            cases += [hi, lo, nan]
+    for pos in range(70):  # a NaN at every position of one row, and a second later one
+        x = rng.uniform(-1, 1, 70).astype(t)
+        x[pos] = np.nan
+        if pos + 5 < 70:
+            x[pos + 5] = np.nan
+        cases.append(x)
+    cases += [np.full(37, np.nan, t), np.array([np.inf, -np.inf] * 20, t), np.full(50, -np.inf, t), np.full(33, 7, t)]
+    for x in cases:
+        for fn, npfn in ((ivy.argmax, np.argmax), (ivy.argmin, np.argmin)):
+            check(fn(ivy.asarray(x)), np.array(npfn(x), dtype=np.int64))
+        for fn, npfn in ((ivy.max, np.max), (ivy.min, np.min)):
+            check(fn(ivy.asarray(x)), np.array(npfn(x), dtype=t))
+    # signed zeros: on xtensor (ivy's loops) the first zero of the row is max/min's value;
+    # the standard and NumPy leave which one open, and LibTorch's max/min differ
+    for n in (2, 9, 40, 100):
+        for first_neg in (True, False):
+            x = np.zeros(n, t)
+            x[n // 2 :] = np.where(rng.uniform(size=n - n // 2) < 0.5, -0.0, 0.0)
+            x[: n // 2] = -1.0
+            x[n // 2] = -0.0 if first_neg else 0.0
+            r = to_np(ivy.max(ivy.asarray(x)))
+            assert r == 0 and (backend != "xtensor" or bool(np.signbit(r)) == first_neg), (n, first_neg, r)
+            y = -x
+            y[n // 2] = -0.0 if first_neg else 0.0
+            r = to_np(ivy.min(ivy.asarray(y)))
+            assert r == 0 and (backend != "xtensor" or bool(np.signbit(r)) == first_neg), (n, first_neg, r)
+    m = rng.uniform(-1, 1, (37, 45)).astype(t)
+    m[3, 7] = np.nan
+    m[10, :] = 2
+    for axis in (0, 1, -1):
+        for fn, npfn in ((ivy.argmax, np.argmax), (ivy.argmin, np.argmin)):
+            check(fn(ivy.asarray(m), axis=axis), npfn(m, axis=axis).astype(np.int64))
+        for fn, npfn in ((ivy.max, np.max), (ivy.min, np.min)):
+            check(fn(ivy.asarray(m), axis=axis), npfn(m, axis=axis))
+    s = rng.uniform(-1, 1, 301).astype(t)
+    for fn, npfn in ((ivy.argmax, np.argmax), (ivy.max, np.max), (ivy.min, np.min)):
+        got = fn(ivy.asarray(s)[::3])
+        check(got, np.array(npfn(s[::3]), dtype=np.int64 if fn is ivy.argmax else t))
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "int64", "uint8", "float32", "float64"])
 def test_all_any_whole_arrays(backend, dtype):
     """all/any over every axis (None, or all of them listed; keepdims): NaN and -0 (true and
