@@ -61,6 +61,30 @@ void fill_best(T* __restrict o, std::int64_t n, T v) {
 #endif
   fill(o, n, v);
 }
+// o[i] = T(s0 + i * step) computed in float64 and rounded once (arange's and linspace's
+// values, as NumPy's): an int32 counter where n fits, as int32 -> float64 converts in vector
+// lanes (int64 -> float64 needs AVX-512); AVX2 without FMA, so the same roundings.
+template <class T, class I>
+[[gnu::always_inline]] inline void affine(T* __restrict o, I n, double s0, double step) {
+  for (I i = 0; i < n; ++i) o[i] = static_cast<T>(s0 + static_cast<double>(i) * step);
+}
+#if IVY_AVX2
+template <class T, class I>
+IVY_AVX2_FN void affine_avx2(T* __restrict o, I n, double s0, double step) {
+  affine(o, n, s0, step);
+}
+#endif
+template <class T>
+void affine_best(T* __restrict o, std::int64_t n, double s0, double step) {
+  if (n <= INT32_MAX) {
+    const auto m = static_cast<std::int32_t>(n);
+#if IVY_AVX2
+    if (isa::kAvx2) return affine_avx2(o, m, s0, step);
+#endif
+    return affine(o, m, s0, step);
+  }
+  affine(o, n, s0, step);
+}
 // each1 and each2 in the AVX2 build where the CPU has it.
 template <class U, class T, class F>
 void each1_best(U* __restrict o, const T* __restrict p, std::int64_t n, const F& f) {

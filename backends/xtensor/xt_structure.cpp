@@ -66,17 +66,13 @@ XT_KERNEL(arange) {
       for (std::int64_t i = 0; i < len; ++i) p[i] = static_cast<T>(a.s0.i + i * a.s2.i);
     } else {
       // start + i*step in float64, rounded once to T (NumPy's values; accumulating the step
-      // in T would drift). An int32 counter when it fits: its conversion to double vectorizes.
+      // in T would drift)
       const double s0 = a.s0.d, step = a.s2.d;
-      auto fill = [&](auto n) {
-        using I = decltype(n);
-        for (I i = 0; i < n; ++i) {
-          if constexpr (is_cplx_v<T>) p[i] = T(static_cast<real_t<T>>(s0 + static_cast<double>(i) * step));
-          else p[i] = static_cast<T>(s0 + static_cast<double>(i) * step);
-        }
-      };
-      if (len <= std::numeric_limits<std::int32_t>::max()) fill(static_cast<std::int32_t>(len));
-      else fill(len);
+      if constexpr (is_cplx_v<T>) {
+        for (std::int64_t i = 0; i < len; ++i) p[i] = T(static_cast<real_t<T>>(s0 + static_cast<double>(i) * step));
+      } else {
+        loops::affine_best(p, len, s0, step);
+      }
     }
   });
 }
@@ -91,7 +87,7 @@ XT_KERNEL(linspace) {
     double div = a.b0 ? static_cast<double>(num - 1) : static_cast<double>(num);
     if constexpr (!is_cplx_v<T> && !std::is_same_v<T, bool>) {  // real endpoints: real arithmetic
       const double s0 = s.real(), step = div > 0 ? (e.real() - s.real()) / div : 0.0;
-      for (std::int64_t i = 0; i < num; ++i) p[i] = static_cast<T>(s0 + step * static_cast<double>(i));
+      loops::affine_best(p, num, s0, step);
       if (a.b0 && num > 1) p[num - 1] = static_cast<T>(e.real());
       return;
     }
