@@ -962,7 +962,41 @@ KERNEL(nonzero) {
     for (int64_t i = 0; i < nz.size(0); ++i) out[i] = make(nz.select(0, i), int64);
   });
 }
-RUN(where, SET(AT(where, T(in[0]), *in_as(in[1], spec[0].dtype), *in_as(in[2], spec[0].dtype))))
+// where of a contiguous bool CPU condition and two contiguous CPU operands of its shape and
+// the result's dtype (1-8 byte elements): ivy's select loop, on the direct path (LibTorch's
+// at::where: a TensorIterator, 10.5 us for 1e4 float32 elements against 1.2).
+at::Tensor select_loop(const at::Tensor& c, const at::Tensor& x1, const at::Tensor& x2) {
+  auto plain = [&](const at::Tensor& t) {
+    return t.device().is_cpu() && t.is_contiguous() && !t.is_neg() && !t.is_conj() && t.sizes() == c.sizes();
+  };
+  if (c.scalar_type() != at::kBool || x1.scalar_type() != x2.scalar_type() || !plain(c) || !plain(x1) || !plain(x2))
+    return {};
+  at::Tensor r = ::at::cpu::empty(c.sizes(), x1.options());
+  const auto* cp = static_cast<const unsigned char*>(c.data_ptr());
+  const std::int64_t n = r.numel();
+  auto run = [&](auto e) {
+    using E = decltype(e);
+    loops::select_best(static_cast<E*>(r.data_ptr()), cp, static_cast<const E*>(x1.data_ptr()),
+                       static_cast<const E*>(x2.data_ptr()), n);
+  };
+  switch (x1.element_size()) {
+    case 1: run(std::uint8_t{}); break;
+    case 2: run(std::uint16_t{}); break;
+    case 4: run(std::uint32_t{}); break;
+    case 8: run(std::uint64_t{}); break;
+    default: return {};
+  }
+  return r;
+}
+RUN(where, {
+  const auto x1 = in_as(in[1], spec[0].dtype), x2 = in_as(in[2], spec[0].dtype);
+  if (direct)
+    if (at::Tensor r = select_loop(T(in[0]), *x1, *x2); r.defined()) {
+      SET(r);
+      return;
+    }
+  SET(AT(where, T(in[0]), *x1, *x2));
+})
 // NumPy's order puts NaN after +inf; LibTorch's binary search compares with `<`, for which
 // NaN is unordered (sorted [1, 2, inf, nan, nan]: torch gives 5 for a NaN on the left and
 // for inf on the right, NumPy 3). When the sorted values hold NaN, they are searched with

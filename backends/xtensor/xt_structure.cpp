@@ -597,10 +597,11 @@ XT_KERNEL(nonzero) {
 // o[i] = c[i] ? x1[i] : x2[i] over elements of E bytes, moved as unsigned integers.
 template <class E>
 void select_loop(void* o, const bool* c, const void* x1, const void* x2, std::int64_t n) {
-  auto* op = static_cast<E*>(o);
-  const auto* p1 = static_cast<const E*>(x1);
-  const auto* p2 = static_cast<const E*>(x2);
-  for (std::int64_t i = 0; i < n; ++i) op[i] = c[i] ? p1[i] : p2[i];
+  auto* cp = reinterpret_cast<const unsigned char*>(c);
+  if constexpr (sizeof(E) <= 8)
+    loops::select_best(static_cast<E*>(o), cp, static_cast<const E*>(x1), static_cast<const E*>(x2), n);
+  else
+    loops::select(static_cast<E*>(o), cp, static_cast<const E*>(x1), static_cast<const E*>(x2), n);
 }
 XT_KERNEL(where) {
   DType d = spec[0].dtype;

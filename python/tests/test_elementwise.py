@@ -242,6 +242,49 @@ def test_where(backend):
     check(ivy.where(ivy.asarray(c), 1.0, ivy.asarray(a)), np.where(c, 1.0, a))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64", "complex64",
+                                   "complex128"])
+def test_where_layouts(backend, dtype):
+    """where with a condition and operands of one shape (ivy's select loop: every element of
+    both operands read, then blended) on every dtype and lengths 0..70 and long, random and
+    uniform conditions, payloads kept bit for bit (NaN, -0, extremes); strided, 2-d and
+    broadcast inputs take the general path and must agree."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(t.itemsize * 7 + 1)
+
+    def values(n):
+        if t.kind == "b":
+            return rng.integers(0, 2, n).astype(t)
+        if t.kind in "iu":
+            info = np.iinfo(t)
+            return rng.integers(info.min, info.max, n, dtype=t, endpoint=True)
+        v = rng.normal(size=n).astype(t)
+        if t.kind == "c":
+            v = (v + 1j * rng.normal(size=n)).astype(t)
+        special = np.array([np.nan, -0.0, np.inf, -np.inf], t)
+        v[: min(n, 4)] = special[: min(n, 4)]
+        return v
+
+    def same_bits(got, want):
+        got = to_np(got)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert got.tobytes() == want.tobytes(), (got, want)
+
+    for n in list(range(0, 71)) + [1000, 4099]:
+        a, b = values(n), values(n)
+        for c in (rng.uniform(size=n) < 0.5, np.ones(n, bool), np.zeros(n, bool)):
+            same_bits(ivy.where(ivy.asarray(c), ivy.asarray(a), ivy.asarray(b)), np.where(c, a, b))
+    a, b = values(300), values(300)
+    c = rng.uniform(size=300) < 0.5
+    same_bits(ivy.where(ivy.asarray(c)[::3], ivy.asarray(a)[1::3], ivy.asarray(b)[2::3]), np.where(c[::3], a[1::3], b[2::3]))
+    m = rng.uniform(size=(12, 25)) < 0.5
+    a2, b2 = values(300).reshape(12, 25), values(25)
+    same_bits(ivy.where(ivy.asarray(m), ivy.asarray(a2), ivy.asarray(b2)), np.where(m, a2, b2))
+    same_bits(ivy.where(ivy.asarray(m), ivy.permute_dims(ivy.asarray(a2.T.copy()), (1, 0)), ivy.asarray(a2)),
+              np.where(m, a2, a2))
+
+
 # ------------------------------------------------------------------ operators
 OPS = [
     (operator.add, "+"), (operator.sub, "-"), (operator.mul, "*"), (operator.truediv, "/"),
