@@ -410,6 +410,37 @@ IVY_VM std::uint32_t logaddexp_loop(float* __restrict o, const float* p, const f
   return loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t&) { return logaddexp_one(a, b); });
 }
 IVY_VM_BINARY_BUILDS(logaddexp_loop)
+// hypot: sqrt(a^2 + b^2) in float64 (the squares exact, no overflow or underflow there),
+// rounded once; an infinity gives +inf even beside a NaN (C99), else NaN in, NaN out.
+IVY_VM float hypot_one(float af, float bf) {
+  const double a = af, b = bf;
+  const double r = std::sqrt(a * a + b * b);
+  return static_cast<float>(std::fabs(a) == kInf || std::fabs(b) == kInf ? kInf : r);
+}
+IVY_VM std::uint32_t hypot_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
+  return loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t&) { return hypot_one(a, b); });
+}
+IVY_VM_BINARY_BUILDS(hypot_loop)
+// atan2(y, x) for finite nonzero y and x: atan(y / x) in float64 (the quotient to 2^-53
+// relative, which moves the angle by less than 2^-54 relative), plus or minus pi for x < 0.
+// Zeros, infinities and NaN are flagged for a second pass (atan2 in float64 from libm).
+constexpr double kPi = 0x1.921fb54442d18p+1;
+IVY_VM bool atan2_other(float y, float x) {
+  constexpr float kInfF = std::numeric_limits<float>::infinity();
+  return !(std::fabs(y) < kInfF && std::fabs(x) < kInfF && y != 0.f && x != 0.f);
+}
+IVY_VM float atan2_finite(float yf, float xf) {
+  const double y = yf, x = xf;
+  const double r = atan_d(y / x);
+  return static_cast<float>(x < 0.0 ? r + (y < 0.0 ? -kPi : kPi) : r);
+}
+IVY_VM std::uint32_t atan2_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
+  return loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+    flag |= static_cast<std::uint32_t>(atan2_other(a, b));
+    return atan2_finite(a, b);
+  });
+}
+IVY_VM_BINARY_BUILDS(atan2_loop)
 #undef IVY_VM_BINARY_BUILDS
 #undef IVY_VM
 
@@ -417,6 +448,18 @@ IVY_VM_BINARY_BUILDS(logaddexp_loop)
 
 void logaddexp_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
   IVY_VM_BINARY_BEST(logaddexp_loop)(o, p, q, n, mode);
+}
+
+void hypot_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+  IVY_VM_BINARY_BEST(hypot_loop)(o, p, q, n, mode);
+}
+
+void atan2_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+  if (!IVY_VM_BINARY_BEST(atan2_loop)(o, p, q, n, mode)) return;
+  for (std::int64_t i = 0; i < n; ++i) {  // zeros, infinities, NaN
+    const float y = p[mode == 2 ? 0 : i], x = q[mode == 1 ? 0 : i];
+    if (atan2_other(y, x)) o[i] = static_cast<float>(std::atan2(static_cast<double>(y), static_cast<double>(x)));
+  }
 }
 
 void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {

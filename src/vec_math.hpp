@@ -32,5 +32,12 @@ void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
 // float64 as max(a, b) + log1p(e^-|a - b|) and rounded once (as the functions above); NaN in,
 // NaN out; logaddexp(inf, inf) = inf, logaddexp(-inf, -inf) = -inf, inf and -inf give inf.
 void logaddexp_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
+// o[i] = hypot(a, b) for float32, operands as pow_n's: sqrt(a^2 + b^2) computed in float64 and
+// rounded once; an infinity gives +inf (even beside a NaN), else a NaN gives NaN.
+void hypot_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
+// o[i] = atan2(a, b) (a the y coordinate) for float32, operands as pow_n's: for finite nonzero
+// operands computed in float64 as above (atan(a / b), +-pi where b < 0); zeros, infinities and
+// NaN give libm's float64 atan2 rounded (C99's special values).
+void atan2_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
 
 }  // namespace ivy::vmath

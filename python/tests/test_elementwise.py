@@ -788,6 +788,48 @@ def test_pow_float32_within_one_ulp(backend):
     np.testing.assert_array_equal(to_np(ivy.pow(ivy.asarray(gx), ivy.asarray(gy))), want)
 
 
+@pytest.mark.parametrize("name,fn", [("atan2", np.arctan2), ("hypot", np.hypot)])
+def test_atan2_hypot_float32_within_one_ulp(backend, name, fn):
+    """float32 atan2 and hypot within ulp_bound of the float64 function (ivy's float64-
+    computed loops: both on xtensor, hypot on torch with AVX2; LibTorch's atan2 within 2)
+    over magnitudes from subnormal to max of both signs, near-equal pairs, every tail
+    length, 0-d operands on either side, and a broadcast pair; zeros of both signs,
+    infinities and NaN in every combination exactly as C99 gives them."""
+    rng = np.random.default_rng(31)
+    mags = lambda k: np.exp2(rng.uniform(-149, 127.9, k)) * rng.choice([-1.0, 1.0], k)  # noqa: E731
+    a = np.concatenate([mags(3000), rng.uniform(-2, 2, 1000)]).astype(np.float32)
+    b = np.concatenate([mags(3000), (a[3000:] * (1 + rng.uniform(-1e-3, 1e-3, 1000))).astype(np.float32)])
+    b = b.astype(np.float32)
+    bound = 0.501 if backend == "xtensor" or (name == "hypot" and _AVX2) else 2
+    f = getattr(ivy, name)
+
+    def close(got, x, y, bound=bound):
+        with np.errstate(all="ignore"):
+            exact = fn(x.astype(np.float64), y.astype(np.float64))
+            near = exact.astype(np.float32)
+        fin = np.isfinite(near) & (near != 0)
+        assert got.dtype == np.float32
+        ulp = np.spacing(np.abs(near[fin])).astype(np.float64) * bound
+        assert np.all(np.abs(got[fin].astype(np.float64) - exact[fin]) <= ulp), name
+        np.testing.assert_array_equal(got[~fin], near[~fin])
+
+    for n in list(range(0, 18)) + [a.size]:
+        close(to_np(f(ivy.asarray(a[:n]), ivy.asarray(b[:n]))), a[:n], b[:n])
+    c = np.float32(-0.625)
+    close(to_np(f(ivy.asarray(a), ivy.asarray(c))), a, np.full_like(a, c))
+    close(to_np(f(ivy.asarray(c), ivy.asarray(b))), np.full_like(b, c), b)
+    col, row = a[:40].reshape(40, 1), b[:30].reshape(1, 30)
+    got = to_np(f(ivy.asarray(col), ivy.asarray(row)))
+    assert got.shape == (40, 30)
+    close(got.ravel(), np.broadcast_to(col, (40, 30)).ravel(), np.broadcast_to(row, (40, 30)).ravel(),
+          0.501 if backend == "xtensor" else 2)  # (torch: LibTorch's kernel broadcasts)
+    # every pair of special values: against float64's result rounded (NumPy's float32
+    # arctan2(1, 1) is an ulp below pi/4 rounded)
+    sv = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 3e38, 1e-45], np.float32)
+    gx, gy = [g.ravel() for g in np.meshgrid(sv, sv)]
+    close(to_np(f(ivy.asarray(gx), ivy.asarray(gy))), gx, gy)
+
+
 def test_log1p_float32_within_one_ulp(backend):
     """float32 log1p (ivy's vectorized loop on both backends' plain CPU arrays) within one
     ulp of float64's log1p, across the binades from subnormal to max and near -1, at

@@ -376,4 +376,82 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
     EXPECT_EQ(r2[len], 7.f);
   }
 }
+
+// hypot and atan2 (float64-computed) against libm's float64 functions, every build bit for
+// bit, and the one-element modes; `fn` is the vec_math entry, `loops` its three builds.
+using Binary = void (*)(float*, const float*, const float*, std::int64_t, int);
+using BinaryLoopFn = std::uint32_t (*)(float*, const float*, const float*, std::int64_t, int);
+void check_binary(const char* name, Binary fn, BinaryLoopFn base_loop, BinaryLoopFn avx2_loop, BinaryLoopFn avx512_loop,
+                  double (*ref)(double, double)) {
+  // pairs over the whole float32 range (random bit patterns, both signs), pairs of close
+  // magnitudes and of very different ones, and every pair of special values
+  std::vector<float> a, b;
+  std::uint32_t h = 2024;
+  auto next = [&h] { return h = h * 1664525u + 1013904223u; };
+  for (int i = 0; i < 400000; ++i) {
+    const float x = std::bit_cast<float>(next());
+    float y = std::bit_cast<float>(next());
+    if (i % 3 == 0) y = x * (1.f + static_cast<float>(static_cast<std::int32_t>(next()) / 2147483648.0) * 0.01f);
+    if (i % 5 == 0) y = -y;
+    a.push_back(x), b.push_back(y);
+  }
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float sv[] = {0.f, -0.f, 1.f, -1.f, 3.f, 4.f, -1e30f, 1e30f, inf, -inf, nan, std::numeric_limits<float>::max(),
+                      std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min()};
+  for (float x : sv)
+    for (float y : sv) a.push_back(x), b.push_back(y);
+  const auto n = static_cast<std::int64_t>(a.size());
+  std::vector<float> o(a.size());
+  fn(o.data(), a.data(), b.data(), n, 0);
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double exact = ref(a[i], b[i]);
+    const float near = static_cast<float>(exact);
+    if (std::isnan(exact)) {
+      ASSERT_TRUE(std::isnan(o[i])) << name << " " << a[i] << " " << b[i];
+    } else if (std::isinf(near) || near == 0.f || std::isinf(a[i]) || std::isinf(b[i]) || a[i] == 0.f || b[i] == 0.f) {
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(o[i]), std::bit_cast<std::uint32_t>(near)) << name << " " << a[i] << " " << b[i];
+    } else {
+      worst = std::max(worst, ulp_error(o[i], exact));
+    }
+  }
+  EXPECT_LT(worst, 0.5001) << name;
+  std::vector<float> base(a.size()), wide(a.size());
+  base_loop(base.data(), a.data(), b.data(), n, 0);
+  if (ivy::isa::kAvx2) {
+    for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
+      (isa == 2 ? avx512_loop : avx2_loop)(wide.data(), a.data(), b.data(), n, 0);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::isnan(wide[i]) && std::isnan(base[i])) continue;
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i])) << name << " " << a[i] << " " << b[i];
+      }
+    }
+  }
+  for (std::int64_t len = 0; len <= 20; ++len) {
+    std::vector<float> r1(static_cast<std::size_t>(len) + 1, 7.f), r2 = r1;
+    const float c = -0.75f;
+    fn(r1.data(), a.data() + 7, &c, len, 1);
+    fn(r2.data(), &c, a.data() + 7, len, 2);
+    for (std::int64_t i = 0; i < len; ++i) {
+      const float x = a[static_cast<std::size_t>(i) + 7];
+      const float w1 = static_cast<float>(ref(x, c)), w2 = static_cast<float>(ref(c, x));
+      if (!std::isnan(w1)) EXPECT_EQ(r1[i], w1) << name << " " << len << " " << i;
+      if (!std::isnan(w2)) EXPECT_EQ(r2[i], w2) << name << " " << len << " " << i;
+    }
+    EXPECT_EQ(r1[len], 7.f);
+    EXPECT_EQ(r2[len], 7.f);
+  }
+}
+double ref_hypot(double x, double y) { return std::hypot(x, y); }
+double ref_atan2(double y, double x) { return std::atan2(y, x); }
+#if IVY_AVX2
+TEST(VecMath, HypotCorrectlyRoundedAndLoopsAgree) {
+  check_binary("hypot", ivy::vmath::hypot_n, ivy::vmath::hypot_loop, ivy::vmath::hypot_loop_avx2,
+               ivy::vmath::hypot_loop_avx512, ref_hypot);
+}
+TEST(VecMath, Atan2CorrectlyRoundedAndLoopsAgree) {
+  check_binary("atan2", ivy::vmath::atan2_n, ivy::vmath::atan2_loop, ivy::vmath::atan2_loop_avx2,
+               ivy::vmath::atan2_loop_avx512, ref_atan2);
+}
+#endif
 }  // namespace
