@@ -18,6 +18,7 @@
 #include "handle_cache.hpp"
 #include "npy_kernels.hpp"
 #include "row_kernels.hpp"
+#include "sort_kernels.hpp"
 #include "strided_copy.hpp"
 #include "vec_math.hpp"
 #include "ivy/dispatch.hpp"
@@ -1022,8 +1023,48 @@ std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) 
   // Stable sort, in either direction, keeps equal elements in their original order.
   return at::sort(x, true, a.i0, a.b0);
 }
-RUN(sort, SET(std::get<0>(do_sort(T(in[0]), a))))
-RUN(argsort, SET(std::get<1>(do_sort(T(in[0]), a))))
+// sort/argsort along the last axis of a contiguous real CPU tensor whose rows are long enough
+// for ivy's radix sort (src/sort_kernels.hpp; the xtensor backend's), on the direct path: the
+// same stable order as LibTorch's (NaN above +inf, -0 and +0 equal), in linear time.
+at::Tensor radix_sort_rows(const at::Tensor& x, const Attrs& a, bool want_values) {
+  if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || x.dim() == 0) return {};
+  const std::int64_t axis = a.i0 < 0 ? a.i0 + x.dim() : a.i0;
+  const std::int64_t len = x.size(-1);
+  if (axis != x.dim() - 1 || !sortk::by_radix(len)) return {};
+  at::Tensor r;
+  auto run = [&](auto tag) {
+    using V = decltype(tag);
+    r = ::at::cpu::empty(x.sizes(), want_values ? x.options() : x.options().dtype(at::kLong));
+    sortk::radix_rows(x.data_ptr<V>(), x.numel() / len, len, a.b0, want_values, r.data_ptr());
+  };
+  switch (x.scalar_type()) {
+    case at::kFloat: run(float{}); break;
+    case at::kDouble: run(double{}); break;
+    case at::kLong: run(std::int64_t{}); break;
+    case at::kInt: run(std::int32_t{}); break;
+    case at::kShort: run(std::int16_t{}); break;
+    case at::kChar: run(std::int8_t{}); break;
+    case at::kByte: run(std::uint8_t{}); break;
+    default: return {};
+  }
+  return r;
+}
+RUN(sort, {
+  if (direct)
+    if (at::Tensor r = radix_sort_rows(T(in[0]), a, true); r.defined()) {
+      SET(r);
+      return;
+    }
+  SET(std::get<0>(do_sort(T(in[0]), a)));
+})
+RUN(argsort, {
+  if (direct)
+    if (at::Tensor r = radix_sort_rows(T(in[0]), a, false); r.defined()) {
+      SET(r);
+      return;
+    }
+  SET(std::get<1>(do_sort(T(in[0]), a)));
+})
 KERNEL(unique) {
   (void)a;
   (void)n;

@@ -9,6 +9,7 @@
 #include <xtensor/xoperation.hpp>
 
 #include "cpu_loops.hpp"
+#include "sort_kernels.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -694,87 +695,12 @@ void stable_sort_small(It first, It last, Less less) {
   }
 }
 
-// Longer rows sort by radix (linear time) instead of comparisons. LSD, one byte per pass,
-// stable, on unsigned keys ordered as the standard's sort orders the values: integers with
-// the sign bit flipped, floating values with their bits flipped so negatives come first,
-// -0 keyed as +0 (equal to it: their input order stays) and every NaN above +inf (last, in
-// input order). Descending sorts use the complemented keys (NaN first, as the reversed
-// comparison puts it; equal values still in input order).
-constexpr std::int64_t kRadixSort = 128;
-template <class T> using key_t = typename uint_of<sizeof(T)>::type;
-template <class T>
-key_t<T> sort_key(T v, bool descending) {
-  using K = key_t<T>;
-  K k;
-  if constexpr (std::is_floating_point_v<T>) {
-    constexpr K sign = static_cast<K>(K(1) << (sizeof(K) * 8 - 1));
-    if (std::isnan(v)) {
-      k = static_cast<K>(~K(0));
-    } else {
-      const T w = v == 0 ? T(0) : v;
-      K b;
-      std::memcpy(&b, &w, sizeof b);
-      k = (b & sign) ? static_cast<K>(~b) : static_cast<K>(b | sign);
-    }
-  } else if constexpr (std::is_signed_v<T>) {
-    k = static_cast<K>(static_cast<K>(v) ^ static_cast<K>(K(1) << (sizeof(K) * 8 - 1)));
-  } else {
-    k = static_cast<K>(v);
-  }
-  return descending ? static_cast<K>(~k) : k;
-}
-// Whether rows of `len` elements sort by radix (its counts are 32-bit).
-inline bool by_radix(std::int64_t len) { return len > kRadixSort && len < (std::int64_t(1) << 32); }
-// Scratch for radix-sorting n (key, payload) pairs, in one allocation: keys and payloads,
-// each twice (the passes alternate between the two copies).
-template <class K, class V>
-struct RadixBuf {
-  static constexpr std::size_t kAlign = alignof(std::max_align_t);
-  static std::size_t key_bytes(std::int64_t n) { return (static_cast<std::size_t>(2 * n) * sizeof(K) + kAlign - 1) / kAlign * kAlign; }
-  explicit RadixBuf(std::int64_t n)
-      : mem(static_cast<unsigned char*>(::operator new(key_bytes(n) + static_cast<std::size_t>(2 * n) * sizeof(V)))),
-        k(reinterpret_cast<K*>(mem.get())),
-        v(reinterpret_cast<V*>(mem.get() + key_bytes(n))),
-        n_(n) {}
-  K* key_tmp() const { return k + n_; }
-  V* val_tmp() const { return v + n_; }
-  struct Free {
-    void operator()(unsigned char* p) const { ::operator delete(p); }
-  };
-  std::unique_ptr<unsigned char, Free> mem;
-  K* k;
-  V* v;
-  std::int64_t n_;
-};
-// Sorts the n (key, payload) pairs in (k, v) stably by key, using (kt, vt) as scratch; returns
-// the buffer that holds the sorted payloads (v or vt). Passes whose byte is the same for
-// every key are skipped.
-template <class K, class V>
-V* radix_sort(std::int64_t n, K* k, V* v, K* kt, V* vt) {
-  if (n <= 1) return v;
-  constexpr int kBytes = sizeof(K);
-  std::uint32_t count[kBytes][256] = {};
-  for (std::int64_t i = 0; i < n; ++i)
-    for (int b = 0; b < kBytes; ++b) ++count[b][(k[i] >> (8 * b)) & 0xFF];
-  for (int b = 0; b < kBytes; ++b) {
-    std::uint32_t* c = count[b];
-    if (c[(k[0] >> (8 * b)) & 0xFF] == static_cast<std::uint32_t>(n)) continue;
-    std::uint32_t sum = 0;
-    for (int d = 0; d < 256; ++d) {
-      const std::uint32_t t = c[d];
-      c[d] = sum;
-      sum += t;
-    }
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::uint32_t pos = c[(k[i] >> (8 * b)) & 0xFF]++;
-      kt[pos] = k[i];
-      vt[pos] = v[i];
-    }
-    std::swap(k, kt);
-    std::swap(v, vt);
-  }
-  return v;
-}
+// Longer rows sort by radix (src/sort_kernels.hpp).
+using sortk::by_radix;
+using sortk::key_t;
+using sortk::radix_sort;
+using sortk::RadixBuf;
+using sortk::sort_key;
 // Sorts along a.i0; writes values (want_values) or int64 indices.
 Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
   std::int64_t outer, len;
@@ -787,23 +713,7 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
     } else {
       const T* p = ptr<T>(xr);
       if (by_radix(len)) {
-        using K = key_t<T>;
-        const bool desc = a.b0;
-        auto each_row = [&](auto* out_rows, auto payload) {
-          using V = std::remove_pointer_t<decltype(out_rows)>;
-          RadixBuf<K, V> buf(len);
-          for (std::int64_t o = 0; o < outer; ++o) {
-            const T* row = p + o * len;
-            for (std::int64_t j = 0; j < len; ++j) {
-              buf.k[j] = sort_key(row[j], desc);
-              buf.v[j] = payload(row, j);
-            }
-            const V* sorted = radix_sort(len, buf.k, buf.v, buf.key_tmp(), buf.val_tmp());
-            std::copy(sorted, sorted + len, out_rows + o * len);
-          }
-        };
-        if (want_values) each_row(ptr<T>(res), [](const T* row, std::int64_t j) { return row[j]; });
-        else each_row(ptr<std::int64_t>(res), [](const T*, std::int64_t j) { return j; });
+        sortk::radix_rows(p, outer, len, a.b0, want_values, raw(res));
         return;
       }
       if (want_values) {  // values sort in place, no index indirection

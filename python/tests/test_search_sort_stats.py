@@ -275,6 +275,14 @@ def test_sort_argsort_long_rows(backend, dtype, descending):
     # along the first axis of the transposed array (the sorted axis is not the last one)
     got_t = to_np(ivy.argsort(ivy.asarray(np.ascontiguousarray(a.T)), axis=0, descending=descending))
     np.testing.assert_array_equal(got_t, want_idx.T)
+    # rows at the radix sort's threshold (128: by comparisons, 129: by radix), a strided
+    # view, and a 1-d row
+    for x in (a[:, :128], a[:, 300:429], a[:, ::3], a[1]):
+        want_i = np.array([_stable_order(r.tolist(), descending) for r in np.atleast_2d(x)], dtype=np.int64)
+        want_i = want_i.reshape(x.shape)
+        np.testing.assert_array_equal(to_np(ivy.argsort(ivy.asarray(x), descending=descending)), want_i)
+        got = to_np(ivy.sort(ivy.asarray(x), descending=descending))
+        np.testing.assert_array_equal(got.view(np.uint8), np.take_along_axis(x, want_i, axis=-1).view(np.uint8))
 
 
 @pytest.mark.parametrize("dtype", ["int16", "uint32", "float32", "float64"])

@@ -1,0 +1,127 @@
+// Radix sorting of contiguous rows, of ivy's own (header-only, compiled where used): the
+// xtensor backend's sort/argsort/unique and the torch backend's direct path (LibTorch's CPU
+// sort is a comparison sort: 0.82 ms for 1e4 float32 elements here against 0.05 ms).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace ivy::sortk {
+
+template <std::size_t N> struct uint_of;
+template <> struct uint_of<1> { using type = std::uint8_t; };
+template <> struct uint_of<2> { using type = std::uint16_t; };
+template <> struct uint_of<4> { using type = std::uint32_t; };
+template <> struct uint_of<8> { using type = std::uint64_t; };
+
+// Longer rows sort by radix (linear time) instead of comparisons. LSD, one byte per pass,
+// stable, on unsigned keys ordered as the standard's sort orders the values: integers with
+// the sign bit flipped, floating values with their bits flipped so negatives come first,
+// -0 keyed as +0 (equal to it: their input order stays) and every NaN above +inf (last, in
+// input order). Descending sorts use the complemented keys (NaN first, as the reversed
+// comparison puts it; equal values still in input order).
+constexpr std::int64_t kRadixSort = 128;
+template <class T> using key_t = typename uint_of<sizeof(T)>::type;
+template <class T>
+key_t<T> sort_key(T v, bool descending) {
+  using K = key_t<T>;
+  K k;
+  if constexpr (std::is_floating_point_v<T>) {
+    constexpr K sign = static_cast<K>(K(1) << (sizeof(K) * 8 - 1));
+    if (std::isnan(v)) {
+      k = static_cast<K>(~K(0));
+    } else {
+      const T w = v == 0 ? T(0) : v;
+      K b;
+      std::memcpy(&b, &w, sizeof b);
+      k = (b & sign) ? static_cast<K>(~b) : static_cast<K>(b | sign);
+    }
+  } else if constexpr (std::is_signed_v<T>) {
+    k = static_cast<K>(static_cast<K>(v) ^ static_cast<K>(K(1) << (sizeof(K) * 8 - 1)));
+  } else {
+    k = static_cast<K>(v);
+  }
+  return descending ? static_cast<K>(~k) : k;
+}
+// Whether rows of `len` elements sort by radix (its counts are 32-bit).
+inline bool by_radix(std::int64_t len) { return len > kRadixSort && len < (std::int64_t(1) << 32); }
+// Scratch for radix-sorting n (key, payload) pairs, in one allocation: keys and payloads,
+// each twice (the passes alternate between the two copies).
+template <class K, class V>
+struct RadixBuf {
+  static constexpr std::size_t kAlign = alignof(std::max_align_t);
+  static std::size_t key_bytes(std::int64_t n) { return (static_cast<std::size_t>(2 * n) * sizeof(K) + kAlign - 1) / kAlign * kAlign; }
+  explicit RadixBuf(std::int64_t n)
+      : mem(static_cast<unsigned char*>(::operator new(key_bytes(n) + static_cast<std::size_t>(2 * n) * sizeof(V)))),
+        k(reinterpret_cast<K*>(mem.get())),
+        v(reinterpret_cast<V*>(mem.get() + key_bytes(n))),
+        n_(n) {}
+  K* key_tmp() const { return k + n_; }
+  V* val_tmp() const { return v + n_; }
+  struct Free {
+    void operator()(unsigned char* p) const { ::operator delete(p); }
+  };
+  std::unique_ptr<unsigned char, Free> mem;
+  K* k;
+  V* v;
+  std::int64_t n_;
+};
+// Sorts the n (key, payload) pairs in (k, v) stably by key, using (kt, vt) as scratch; returns
+// the buffer that holds the sorted payloads (v or vt). Passes whose byte is the same for
+// every key are skipped.
+template <class K, class V>
+V* radix_sort(std::int64_t n, K* k, V* v, K* kt, V* vt) {
+  if (n <= 1) return v;
+  constexpr int kBytes = sizeof(K);
+  std::uint32_t count[kBytes][256] = {};
+  for (std::int64_t i = 0; i < n; ++i)
+    for (int b = 0; b < kBytes; ++b) ++count[b][(k[i] >> (8 * b)) & 0xFF];
+  for (int b = 0; b < kBytes; ++b) {
+    std::uint32_t* c = count[b];
+    if (c[(k[0] >> (8 * b)) & 0xFF] == static_cast<std::uint32_t>(n)) continue;
+    std::uint32_t sum = 0;
+    for (int d = 0; d < 256; ++d) {
+      const std::uint32_t t = c[d];
+      c[d] = sum;
+      sum += t;
+    }
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::uint32_t pos = c[(k[i] >> (8 * b)) & 0xFF]++;
+      kt[pos] = k[i];
+      vt[pos] = v[i];
+    }
+    std::swap(k, kt);
+    std::swap(v, vt);
+  }
+  return v;
+}
+// Sorts each of the `outer` rows of `len` elements of p (contiguous) stably into out_rows:
+// the values (want_values, out of T) or their int64 indices in the row; descending keeps
+// equal elements in input order too. by_radix(len) must hold.
+template <class T>
+void radix_rows(const T* p, std::int64_t outer, std::int64_t len, bool descending, bool want_values, void* out) {
+  using K = key_t<T>;
+  auto each_row = [&](auto* out_rows, auto payload) {
+    using V = std::remove_pointer_t<decltype(out_rows)>;
+    RadixBuf<K, V> buf(len);
+    for (std::int64_t o = 0; o < outer; ++o) {
+      const T* row = p + o * len;
+      for (std::int64_t j = 0; j < len; ++j) {
+        buf.k[j] = sort_key(row[j], descending);
+        buf.v[j] = payload(row, j);
+      }
+      const V* sorted = radix_sort(len, buf.k, buf.v, buf.key_tmp(), buf.val_tmp());
+      std::memcpy(out_rows + o * len, sorted, static_cast<std::size_t>(len) * sizeof(V));
+    }
+  };
+  if (want_values) each_row(static_cast<T*>(out), [](const T* row, std::int64_t j) { return row[j]; });
+  else each_row(static_cast<std::int64_t*>(out), [](const T*, std::int64_t j) { return j; });
+}
+
+}  // namespace ivy::sortk
