@@ -101,6 +101,46 @@ V* radix_sort(std::int64_t n, K* k, V* v, K* kt, V* vt) {
   }
   return v;
 }
+// The length of the prefix of s[0, len) (len > 0) where `before` holds, for a `before`
+// that holds on a prefix (std::lower_bound / upper_bound's answer): the range halves with
+// a conditional move instead of a branch, so there is nothing to mispredict, and the
+// searches for different values overlap in the pipeline.
+template <class T, class Before>
+std::int64_t bound_branchless(const T* s, std::int64_t len, Before before) {
+  const T* base = s;
+  while (len > 1) {
+    const std::int64_t half = len / 2;
+    base = before(base[half]) ? base + half : base;  // all of base[0, half] are before
+    len -= half;
+  }
+  return (base - s) + (before(*base) ? 1 : 0);
+}
+// NumPy's searchsorted of the m values v in the sorted row s[0, len) into o (int64): side
+// "left" (right = false): the number of s[j] before v in the standard's order (NaN last);
+// "right": the number of s[j] that v is not before. For a non-NaN v these are plain e < v and
+// e <= v (false for a NaN e); a NaN v comes after every non-NaN value (left) or after
+// everything (right).
+template <class T>
+void search_sorted(const T* s, std::int64_t len, const T* v, std::int64_t m, bool right, std::int64_t* o) {
+  if (len == 0) {
+    for (std::int64_t i = 0; i < m; ++i) o[i] = 0;
+    return;
+  }
+  std::int64_t non_nan = len;
+  if constexpr (std::is_floating_point_v<T>) non_nan = bound_branchless(s, len, [](T e) { return e == e; });
+  for (std::int64_t i = 0; i < m; ++i) {
+    const T x = v[i];
+    if constexpr (std::is_floating_point_v<T>) {
+      if (x != x) {
+        o[i] = right ? len : non_nan;
+        continue;
+      }
+    }
+    o[i] = right ? bound_branchless(s, len, [x](T e) { return e <= x; })
+                 : bound_branchless(s, len, [x](T e) { return e < x; });
+  }
+}
+
 // Sorts each of the `outer` rows of `len` elements of p (contiguous) stably into out_rows:
 // the values (want_values, out of T) or their int64 indices in the row; descending keeps
 // equal elements in input order too. by_radix(len) must hold.

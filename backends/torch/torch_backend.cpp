@@ -1015,9 +1015,38 @@ at::Tensor np_searchsorted(const at::Tensor& s, const at::Tensor& v, bool right)
   r = at::minimum(at::searchsorted(at::where(nan_s, INFINITY, s), v, false, right), k);
   return at::where(at::isnan(v), right ? at::full({}, s.numel(), r.options()) : k.to(r.scalar_type()), r);
 }
+// On the direct path, real CPU operands: ivy's branch-free binary search (src/sort_kernels.hpp,
+// the xtensor backend's; NumPy's NaN order directly): 1e4 values in 1e4 float32 elements take
+// 0.17 ms where LibTorch's search takes 0.75.
+at::Tensor search_loop(const at::Tensor& s, const at::Tensor& v, bool right) {
+  if (!s.device().is_cpu() || !v.device().is_cpu() || s.dim() != 1 || s.is_neg() || v.is_neg()) return {};
+  at::Tensor r;
+  auto run = [&](auto tag) {
+    using V = decltype(tag);
+    r = ::at::cpu::empty(v.sizes(), v.options().dtype(at::kLong));
+    sortk::search_sorted(s.data_ptr<V>(), s.numel(), v.data_ptr<V>(), v.numel(), right, r.data_ptr<std::int64_t>());
+  };
+  switch (s.scalar_type()) {
+    case at::kFloat: run(float{}); break;
+    case at::kDouble: run(double{}); break;
+    case at::kLong: run(std::int64_t{}); break;
+    case at::kInt: run(std::int32_t{}); break;
+    case at::kShort: run(std::int16_t{}); break;
+    case at::kChar: run(std::int8_t{}); break;
+    case at::kByte: run(std::uint8_t{}); break;
+    default: return {};
+  }
+  return r;
+}
 RUN(searchsorted, {
   DType c = result_type(in[0].dtype(), in[1].dtype());
-  SET(np_searchsorted(in_as(in[0], c)->contiguous(), in_as(in[1], c)->contiguous(), a.b0));
+  const at::Tensor s = in_as(in[0], c)->contiguous(), v = in_as(in[1], c)->contiguous();
+  if (direct)
+    if (at::Tensor r = search_loop(s, v, a.b0); r.defined()) {
+      SET(r);
+      return;
+    }
+  SET(np_searchsorted(s, v, a.b0));
 })
 std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) {
   // Stable sort, in either direction, keeps equal elements in their original order.

@@ -626,20 +626,6 @@ XT_KERNEL(where) {
   const std::int64_t count = s.numel();
   visit_width(itemsize(d), [&](auto e) { select_loop<decltype(e)>(o, cp, x1, x2, count); });
 }
-// The length of the prefix of s[0, len) (len > 0) where `before` holds, for a `before`
-// that holds on a prefix (std::lower_bound / upper_bound's answer): the range halves with
-// a conditional move instead of a branch, so there is nothing to mispredict, and the
-// searches for different values overlap in the pipeline.
-template <class T, class Before>
-std::int64_t bound_branchless(const T* s, std::int64_t len, Before before) {
-  const T* base = s;
-  while (len > 1) {
-    const std::int64_t half = len / 2;
-    base = before(base[half]) ? base + half : base;  // all of base[0, half] are before
-    len -= half;
-  }
-  return (base - s) + (before(*base) ? 1 : 0);
-}
 XT_KERNEL(searchsorted) {
   DType c = result_type(in[0].dtype(), in[1].dtype());
   const As x1_as(in[0], c), x2_as(in[1], c);
@@ -651,31 +637,7 @@ XT_KERNEL(searchsorted) {
     if constexpr (is_cplx_v<T>) {
       fail("searchsorted", "complex inputs are not ordered");
     } else {
-      const T* s = ptr<T>(x1);
-      const T* v = ptr<T>(x2);
-      const std::int64_t len = x1.size(), m = x2.size();
-      if (len == 0) {
-        std::fill(o, o + m, std::int64_t{0});
-      } else {
-        // side="left": the number of s[j] before v in the standard's order (lt: NaN last);
-        // side="right": the number of s[j] that v is not before. For a non-NaN v these are
-        // plain e < v and e <= v (false for a NaN e); a NaN v comes after every non-NaN
-        // value (left) or after everything (right).
-        std::int64_t non_nan = len;
-        if constexpr (std::is_floating_point_v<T>)
-          non_nan = bound_branchless(s, len, [](T e) { return e == e; });
-        for (std::int64_t i = 0; i < m; ++i) {
-          const T x = v[i];
-          if constexpr (std::is_floating_point_v<T>) {
-            if (x != x) {
-              o[i] = a.b0 ? len : non_nan;
-              continue;
-            }
-          }
-          o[i] = a.b0 ? bound_branchless(s, len, [x](T e) { return e <= x; })
-                      : bound_branchless(s, len, [x](T e) { return e < x; });
-        }
-      }
+      sortk::search_sorted(ptr<T>(x1), x1.size(), ptr<T>(x2), x2.size(), a.b0, o);
     }
   });
 }
