@@ -141,6 +141,35 @@ void search_sorted(const T* s, std::int64_t len, const T* v, std::int64_t m, boo
   }
 }
 
+// unique of the n elements of p (n > kRadixSort, by_radix(n)): the elements sorted stably by
+// radix; equal neighbours (==: -0 joins 0, each NaN stands alone) form a group whose head is
+// its first occurrence. outputs(U) is called once with the number of groups and returns
+// {values (T*), first indices, inverse indices (n), counts} (int64_t*) to fill.
+template <class T, class Outputs>
+void unique_radix(const T* p, std::int64_t n, Outputs&& outputs) {
+  RadixBuf<key_t<T>, std::int64_t> buf(n);
+  for (std::int64_t k = 0; k < n; ++k) {
+    buf.k[k] = sort_key(p[k], false);
+    buf.v[k] = k;
+  }
+  const std::int64_t* order = radix_sort(n, buf.k, buf.v, buf.key_tmp(), buf.val_tmp());
+  std::int64_t groups = 0;
+  for (std::int64_t k = 0; k < n; ++k) groups += !(k > 0 && p[order[k]] == p[order[k - 1]]);
+  auto [vals, first, inv, cnt] = outputs(groups);
+  std::int64_t g = -1;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int64_t i = order[k];
+    if (!(k > 0 && p[i] == p[order[k - 1]])) {
+      ++g;
+      vals[g] = p[i];
+      first[g] = i;
+      cnt[g] = 0;
+    }
+    ++cnt[g];
+    inv[i] = g;
+  }
+}
+
 // Sorts each of the `outer` rows of `len` elements of p (contiguous) stably into out_rows:
 // the values (want_values, out of T) or their int64 indices in the row; descending keeps
 // equal elements in input order too. by_radix(len) must hold.

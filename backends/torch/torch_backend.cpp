@@ -1097,7 +1097,40 @@ RUN(argsort, {
 KERNEL(unique) {
   (void)a;
   (void)n;
-  guarded("unique", in, n, [&] {
+  guarded("unique", in, n, [&](bool direct) {
+    // on the direct path, a contiguous real CPU array long enough for ivy's radix sort (src/sort_kernels.hpp, the
+    // xtensor backend's): one sort and one pass for all four outputs, 0.11 ms for 1e4 float32
+    // elements where LibTorch's unique, its stable sort of the inverse and the gathers
+    // below take 1.1 ms
+    const at::Tensor& x = T(in[0]);
+    if (direct && x.device().is_cpu() && x.is_contiguous() && !x.is_neg() && sortk::by_radix(x.numel())) {
+      bool done = true;
+      auto run = [&](auto tag) {
+        using V = decltype(tag);
+        sortk::unique_radix(x.data_ptr<V>(), x.numel(), [&](std::int64_t U) {
+          at::Tensor vals = ::at::cpu::empty({U}, x.options()), first = ::at::cpu::empty({U}, x.options().dtype(at::kLong)),
+                     inv = ::at::cpu::empty(x.sizes(), x.options().dtype(at::kLong)),
+                     cnt = ::at::cpu::empty({U}, x.options().dtype(at::kLong));
+          out[0] = make(vals, in[0].dtype());
+          out[1] = make(first, int64);
+          out[2] = make(inv.reshape(ref(spec[2].shape)), int64);
+          out[3] = make(cnt, int64);
+          return std::tuple(vals.data_ptr<V>(), first.data_ptr<std::int64_t>(), inv.data_ptr<std::int64_t>(),
+                            cnt.data_ptr<std::int64_t>());
+        });
+      };
+      switch (x.scalar_type()) {
+        case at::kFloat: run(float{}); break;
+        case at::kDouble: run(double{}); break;
+        case at::kLong: run(std::int64_t{}); break;
+        case at::kInt: run(std::int32_t{}); break;
+        case at::kShort: run(std::int16_t{}); break;
+        case at::kChar: run(std::int8_t{}); break;
+        case at::kByte: run(std::uint8_t{}); break;
+        default: done = false;
+      }
+      if (done) return;
+    }
     at::Tensor flat = T(in[0]).reshape({-1});
     auto [vals, inv, counts] = at::_unique2(flat, true, true, true);
     int64_t N = flat.numel();

@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <tuple>
 
 #include <xtensor/xoperation.hpp>
 
@@ -722,23 +723,23 @@ XT_KERNEL(unique) {
     using T = typename decltype(tag)::type;
     using KV = std::pair<T, std::int64_t>;
     const T* p = ptr<T>(x);
+    if constexpr (!is_cplx_v<T>) {
+      if (by_radix(N)) {  // (see sort_impl)
+        sortk::unique_radix(p, N, [&](std::int64_t U) {
+          out[0] = alloc(Shape{U}, x.dtype());
+          out[1] = alloc(Shape{U}, int64);
+          out[2] = alloc(x.shape(), int64);
+          out[3] = alloc(Shape{U}, int64);
+          return std::tuple(ptr<T>(out[0]), ptr<std::int64_t>(out[1]), ptr<std::int64_t>(out[2]),
+                            ptr<std::int64_t>(out[3]));
+        });
+        return;
+      }
+    }
     KV small[kSmallSort];
     std::vector<KV> big(N > kSmallSort ? static_cast<std::size_t>(N) : 0);
     KV* kv = N > kSmallSort ? big.data() : small;
-    bool sorted = false;
-    if constexpr (!is_cplx_v<T>) {
-      if (by_radix(N)) {  // (see sort_impl): keys and indices, then the pairs
-        RadixBuf<key_t<T>, std::int64_t> buf(N);
-        for (std::int64_t k = 0; k < N; ++k) {
-          buf.k[k] = sort_key(p[k], false);
-          buf.v[k] = k;
-        }
-        const std::int64_t* order = radix_sort(N, buf.k, buf.v, buf.key_tmp(), buf.val_tmp());
-        for (std::int64_t k = 0; k < N; ++k) kv[k] = {p[order[k]], order[k]};
-        sorted = true;
-      }
-    }
-    if (!sorted) {
+    {
       for (std::int64_t k = 0; k < N; ++k) kv[k] = {p[k], k};
       stable_sort_small(kv, kv + N, [](const KV& u, const KV& v) {
         if constexpr (is_cplx_v<T>) {

@@ -301,6 +301,17 @@ def test_unique_long(backend, dtype):
     np.testing.assert_array_equal(v[to_np(r.inverse_indices)], a)
     # each value is its first occurrence: -0.0 or 0.0, whichever comes first
     np.testing.assert_array_equal(np.signbit(v), np.signbit(a[to_np(r.indices)]))
+    if a.dtype.kind == "f":  # with NaNs: each is its own value, counted once, at its index
+        b = _long_rows(dtype).reshape(-1)
+        r = ivy.unique_all(ivy.asarray(b))
+        v, nan_b = to_np(r.values), np.isnan(b)
+        assert np.isnan(v).sum() == nan_b.sum()
+        np.testing.assert_array_equal(np.sort(to_np(r.indices)[np.isnan(v)]), np.flatnonzero(nan_b))
+        np.testing.assert_array_equal(to_np(r.counts)[np.isnan(v)], 1)
+        np.testing.assert_array_equal(np.sort(v[~np.isnan(v)]), np.unique(b[~nan_b]))
+        inv = to_np(r.inverse_indices)
+        np.testing.assert_array_equal(v[inv][~nan_b], b[~nan_b])
+        assert np.all(np.isnan(v[inv][nan_b]))
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 1), -1])
