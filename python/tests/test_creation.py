@@ -95,6 +95,26 @@ def test_linspace(backend, endpoint):
           np.linspace(0, 1j, 3, endpoint=endpoint), rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_arange_linspace_float_values_exact(backend, dtype):
+    """Floating arange and linspace bit for bit: start + i * step in float64 rounded once
+    (linspace: NumPy's values, the endpoint exactly stop; arange: NumPy's length), at
+    lengths that leave every tail of the vector loops, negative and fractional steps, empty
+    and one-element."""
+    t = np.dtype(dtype)
+    d = getattr(ivy, dtype)
+    for n in list(range(0, 20)) + [1000, 4097]:
+        for start, stop in ((0.0, 1.0), (-2.5, 7.25), (3.0, -1.0 / 3), (1e-3, 1e3)):
+            for endpoint in (True, False):
+                want = np.linspace(start, stop, n, endpoint=endpoint).astype(t)
+                got = to_np(ivy.linspace(start, stop, n, dtype=d, endpoint=endpoint))
+                assert got.tobytes() == want.tobytes(), (n, start, stop, endpoint)
+    for start, stop, step in ((0.0, 10.0, 0.1), (-3.5, 100.0, 0.3), (5.0, -5.0, -0.7), (0.0, 1.0, 2.0), (1.0, 1.0, 0.5)):
+        want = (start + np.arange(len(np.arange(start, stop, step))) * step).astype(t)
+        got = to_np(ivy.arange(start, stop, step, dtype=d))
+        assert got.tobytes() == want.tobytes(), (start, stop, step)
+
+
 @pytest.mark.parametrize("indexing", ["xy", "ij"])
 def test_meshgrid(backend, indexing):
     a = np.arange(3.0)
