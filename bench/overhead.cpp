@@ -307,9 +307,13 @@ XA xrand(std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) a(i) = 0.5f + static_cast<float>((i * 7919) % 1000) / 1000.0f;
   return a;
 }
-ivy::Array to_ivy(const XA& a) {  // a copy: the xtensor backend owns its buffers
-  return ivy::asarray(static_cast<const void*>(a.data()), ivy::float32, ivy::Shape{static_cast<std::int64_t>(a.size())},
-                      std::nullopt, {}, "xtensor");
+// The ivy array over the xarray's own buffer (the backend's zero-copy wrap, `owner` keeping
+// it alive): ivy and the native call read the very same memory.
+template <class T>
+ivy::Array xwrap(const xt::xarray<T>& a, std::shared_ptr<void> owner) {
+  static const ivy::BackendImpl* xb = ivy::get_backend("xtensor").impl();
+  return xb->wrap(const_cast<T*>(a.data()), ivy::Shape(a.shape().begin(), a.shape().end()), ivy::dtype_v<T>,
+                  std::move(owner));
 }
 void register_xtensor() {
   using XFn = std::function<void(const XA&, const XA&)>;
@@ -323,7 +327,7 @@ void register_xtensor() {
           t->first.reshape({static_cast<std::size_t>(side(n)), static_cast<std::size_t>(side(n))});
           t->second.reshape(t->first.shape());
         }
-        auto x = std::make_shared<std::pair<ivy::Array, ivy::Array>>(to_ivy(t->first), to_ivy(t->second));
+        auto x = std::make_shared<std::pair<ivy::Array, ivy::Array>>(xwrap(t->first, t), xwrap(t->second, t));
         if (square) {
           x->first = ivy::reshape(x->first, {side(n), side(n)});
           x->second = ivy::reshape(x->second, {side(n), side(n)});
@@ -389,8 +393,8 @@ void register_xtensor() {
 // ================================================================ the rest of ops.def
 // Every primitive of ops.def not benchmarked above, on both backends, table-driven: one row
 // per primitive gives an input maker (run once per size, untimed), the native call(s) and
-// the ivy call, which gets the very same data (torch: wrapped zero-copy; xtensor: copied
-// into ivy arrays). Rows are named by the primitive, or by the public function that is that
+// the ivy call, which gets the very same data (both backends: the native arrays' buffers,
+// wrapped zero-copy). Rows are named by the primitive, or by the public function that is that
 // one primitive: fft (fft_c2c), rfft (fft_r2c), irfft (fft_c2r), unique_all (unique).
 // Inputs are float32, 1-d of n elements or square side(n) x side(n) matrices, except where
 // float32 is meaningless: bitwise ops run on int32; randint makes int64; take,
@@ -621,10 +625,9 @@ xt::xarray<T> xi(const Sh& s, std::int64_t lo, std::int64_t hi) {
   return xfill<T>(s, std::uniform_int_distribution<std::int64_t>(lo, hi - 1));
 }
 template <class T>
-ivy::Array yv(const xt::xarray<T>& x) {
+ivy::Array yv(const xt::xarray<T>& x, const std::shared_ptr<void>& owner) {
   if (x.dimension() == 0) return {};
-  return ivy::asarray(static_cast<const void*>(x.data()), ivy::dtype_v<T>, ivy::Shape(x.shape().begin(), x.shape().end()),
-                      std::nullopt, {}, "xtensor");
+  return xwrap(x, owner);
 }
 void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, IvyFn iv, std::int64_t max_n = kAll,
           std::function<void(const XIn&)> ns = {}) {
@@ -635,8 +638,8 @@ void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, Iv
       t->n = n;
       t->s = static_cast<std::size_t>(side(n));
       make(*t);
-      auto x = std::make_shared<IvyIn>(IvyIn{t->n, static_cast<std::int64_t>(t->s), yv(t->a), yv(t->b), yv(t->c), yv(t->i),
-                                             yv(t->j), yv(t->l), yv(t->m), yv(t->z), "xtensor"});
+      auto x = std::make_shared<IvyIn>(IvyIn{t->n, static_cast<std::int64_t>(t->s), yv(t->a, t), yv(t->b, t), yv(t->c, t),
+                                             yv(t->i, t), yv(t->j, t), yv(t->l, t), yv(t->m, t), yv(t->z, t), "xtensor"});
       Calls c{[t, native] { native(*t); }, [x, iv] { iv(*x); }, {}};
       if (ns) c.ns = [t, ns] { ns(*t); };
       return c;
