@@ -56,4 +56,16 @@ void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os,
   }
 }
 
+void roll_rows(const unsigned char* src, unsigned char* dst, std::int64_t outer, std::int64_t len, std::int64_t inner,
+               std::int64_t shift, std::size_t sz) {
+  const std::size_t row = static_cast<std::size_t>(len * inner) * sz;
+  const std::size_t head = static_cast<std::size_t>((len - shift) * inner) * sz;  // moves to the back
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const unsigned char* s = src + static_cast<std::size_t>(o) * row;
+    unsigned char* d = dst + static_cast<std::size_t>(o) * row;
+    std::memcpy(d + (row - head), s, head);
+    std::memcpy(d, s + head, row - head);
+  }
+}
+
 }  // namespace ivy::copyk

@@ -14,4 +14,9 @@ namespace ivy::copyk {
 void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os, const Dims& strides, std::int64_t base,
                   std::size_t sz);
 
+// dst = src rolled by `shift` (0 < shift < len) along the middle axis of an [outer, len,
+// inner] contiguous array of sz-byte elements: each of the outer rows in two memcpy's.
+void roll_rows(const unsigned char* src, unsigned char* dst, std::int64_t outer, std::int64_t len, std::int64_t inner,
+               std::int64_t shift, std::size_t sz);
+
 }  // namespace ivy::copyk

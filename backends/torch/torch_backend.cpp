@@ -863,7 +863,37 @@ RUN(flip, {
   else
     SET(a.axes.empty() ? AT(clone, x) : AT(flip, x, ref(a.axes)));
 })
-RUN(roll, SET(AT(roll, T(in[0]), ref(a.ints), ref(a.axes))))
+// roll of a contiguous CPU tensor, flattened or along one axis, on the direct path: two
+// memcpy's per row (copyk::roll_rows, the xtensor backend's), where LibTorch's roll
+// gathers (4.1 us for 1e4 float32 elements against 0.9).
+at::Tensor roll_copy(const at::Tensor& x, const Attrs& a) {
+  if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || x.is_conj() || a.ints.size() != 1 || x.numel() == 0)
+    return {};
+  std::int64_t outer = 1, len = x.numel(), inner = 1;
+  if (a.has_axes) {
+    if (a.axes.size() != 1) return {};
+    const std::int64_t ax = a.axes[0] < 0 ? a.axes[0] + x.dim() : a.axes[0];
+    len = x.size(ax);
+    for (std::int64_t d = 0; d < x.dim(); ++d)
+      if (d < ax) outer *= x.size(d);
+      else if (d > ax) inner *= x.size(d);
+  }
+  const std::int64_t s = ((a.ints[0] % len) + len) % len;
+  at::Tensor r = ::at::cpu::empty(x.sizes(), x.options());
+  const auto sz = static_cast<std::size_t>(x.element_size());
+  if (s == 0) std::memcpy(r.data_ptr(), x.data_ptr(), static_cast<std::size_t>(x.numel()) * sz);
+  else copyk::roll_rows(static_cast<const unsigned char*>(x.data_ptr()), static_cast<unsigned char*>(r.data_ptr()), outer,
+                        len, inner, s, sz);
+  return r;
+}
+RUN(roll, {
+  if (direct)
+    if (at::Tensor r = roll_copy(T(in[0]), a); r.defined()) {
+      SET(std::move(r));
+      return;
+    }
+  SET(AT(roll, T(in[0]), ref(a.ints), ref(a.axes)));
+})
 RUN(repeat, {
   at::Tensor x = a.has_axes ? T(in[0]) : T(in[0]).reshape({-1});
   if (x.dim() == 0) x = x.reshape({1});

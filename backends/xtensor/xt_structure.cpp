@@ -11,6 +11,7 @@
 
 #include "cpu_loops.hpp"
 #include "sort_kernels.hpp"
+#include "strided_copy.hpp"
 #include "xt_common.hpp"
 
 namespace ivy::xtb {
@@ -258,18 +259,7 @@ XT_KERNEL(flip) {  // a strided copy walking the flipped axes backwards
                itemsize(x.dtype()));
 }
 // Rolls and repeats move whole blocks (see blocks_around): every block of `inner` elements
-// is copied in one piece.
-// dst = src rolled by `shift` (0 < shift < len) along the middle axis.
-void roll_blocks(const unsigned char* src, unsigned char* dst, const AxisBlocks& b, std::int64_t shift, std::size_t sz) {
-  const std::size_t row = static_cast<std::size_t>(b.len * b.inner) * sz;
-  const std::size_t head = static_cast<std::size_t>((b.len - shift) * b.inner) * sz;  // moves to the back
-  for (std::int64_t o = 0; o < b.outer; ++o) {
-    const unsigned char* s = src + static_cast<std::size_t>(o) * row;
-    unsigned char* d = dst + static_cast<std::size_t>(o) * row;
-    std::memcpy(d + (row - head), s, head);
-    std::memcpy(d, s + head, row - head);
-  }
-}
+// is copied in one piece (rolls: copyk::roll_rows, src/strided_copy.hpp).
 XT_KERNEL(roll) {
   const Array& x = in[0];
   const std::size_t sz = itemsize(x.dtype());
@@ -289,8 +279,9 @@ XT_KERNEL(roll) {
     std::int64_t s = ((shift[d] % len) + len) % len;
     if (!s) continue;
     Array next = alloc(x.shape(), x.dtype());
-    roll_blocks(static_cast<const unsigned char*>(raw(*cur)), static_cast<unsigned char*>(raw(next)),
-                blocks_around(shape, static_cast<std::int64_t>(d)), s, sz);
+    const AxisBlocks b = blocks_around(shape, static_cast<std::int64_t>(d));
+    copyk::roll_rows(static_cast<const unsigned char*>(raw(*cur)), static_cast<unsigned char*>(raw(next)), b.outer, b.len,
+                     b.inner, s, sz);
     result = std::move(next);
     cur = &result;
   }

@@ -110,6 +110,22 @@ def test_roll(backend, shift, axis):
     check(ivy.roll(x(), shift, axis=axis), np.roll(A, shift, axis=axis))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "float32", "float64", "complex128"])
+def test_roll_block_copies(backend, dtype):
+    """roll by whole-row copies (both backends' contiguous path): every axis of a 3-d array
+    and the flattened array, shifts of either sign, zero, beyond the length; element widths
+    1 to 16 bytes; a strided input (the general path) must agree."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    a = (np.arange(5 * 7 * 9) % 251).astype(dtype).reshape(5, 7, 9)
+    if a.dtype.kind == "c":
+        a = a + 1j * a[::-1]
+    for axis in (None, 0, 1, 2, -1):
+        for shift in (0, 1, -1, 3, -8, 13, 63, -400):
+            got = to_np(ivy.roll(ivy.asarray(a), shift, axis=axis))
+            np.testing.assert_array_equal(got, np.roll(a, shift, axis=axis))
+    np.testing.assert_array_equal(to_np(ivy.roll(ivy.asarray(a)[:, ::2], 2, axis=1)), np.roll(a[:, ::2], 2, axis=1))
+
+
 def test_squeeze(backend):
     a = A.reshape(1, 2, 1, 12)
     check(ivy.squeeze(ivy.asarray(a), 0), np.squeeze(a, 0))
