@@ -3,6 +3,7 @@
 // sort is a comparison sort: 0.82 ms for 1e4 float32 elements here against 0.05 ms).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <new>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace ivy::sortk {
 
@@ -168,6 +170,37 @@ void unique_radix(const T* p, std::int64_t n, Outputs&& outputs) {
     ++cnt[g];
     inv[i] = g;
   }
+}
+
+// Small test sets: every element compared with every test value, in blocks of x1 with an
+// accumulator of the element's width, so that the compare-and-or loop over the block
+// vectorizes (NaN equals nothing; -0 equals 0).
+template <class T>
+void isin_small(const T* p, std::int64_t n, const T* q, std::int64_t m, bool* o, bool invert) {
+  using U = typename uint_of<sizeof(T)>::type;
+  constexpr std::int64_t kBlock = 256;
+  U acc[kBlock];
+  for (std::int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const std::int64_t len = std::min(kBlock, n - i0);
+    const T* pb = p + i0;
+    for (std::int64_t k = 0; k < len; ++k) acc[k] = 0;
+    for (std::int64_t j = 0; j < m; ++j) {
+      const T v = q[j];
+      for (std::int64_t k = 0; k < len; ++k) acc[k] |= pb[k] == v ? static_cast<U>(~U(0)) : U(0);
+    }
+    for (std::int64_t k = 0; k < len; ++k) o[i0 + k] = (acc[k] != 0) != invert;
+  }
+}
+// o[i] = (p[i] is among q[0, m)) != invert for a real T: NaN is in nothing; -0 equals 0.
+// Short q by the vectorized scan above, longer ones by binary search in a sorted copy.
+template <class T>
+void isin(const T* p, std::int64_t n, const T* q, std::int64_t m, bool* o, bool invert) {
+  if (m <= 32) return isin_small(p, n, q, m, o, invert);
+  std::vector<T> s(q, q + m);
+  if constexpr (std::is_floating_point_v<T>)  // NaN matches nothing: out of the set, which `<` then orders
+    s.erase(std::remove_if(s.begin(), s.end(), [](T v) { return v != v; }), s.end());
+  std::sort(s.begin(), s.end());
+  for (std::int64_t i = 0; i < n; ++i) o[i] = (p[i] == p[i] && std::binary_search(s.begin(), s.end(), p[i])) != invert;
 }
 
 // Sorts each of the `outer` rows of `len` elements of p (contiguous) stably into out_rows:

@@ -1215,8 +1215,38 @@ KERNEL(unique) {
     out[3] = make(counts, int64);
   });
 }
+// On the direct path, real CPU operands: ivy's isin (src/sort_kernels.hpp, the xtensor
+// backend's: a vectorized scan for up to 32 test values, else binary search in a sorted
+// copy), 14 us for 1e4 float32 elements in 1e4 where LibTorch's isin takes 173.
+at::Tensor isin_loop(const at::Tensor& x, const at::Tensor& t, bool invert) {
+  if (!x.device().is_cpu() || !t.device().is_cpu() || x.is_neg() || t.is_neg()) return {};
+  at::Tensor r;
+  auto run = [&](auto tag) {
+    using V = decltype(tag);
+    r = ::at::cpu::empty(x.sizes(), x.options().dtype(at::kBool));
+    sortk::isin(x.data_ptr<V>(), x.numel(), t.data_ptr<V>(), t.numel(), r.data_ptr<bool>(), invert);
+  };
+  switch (x.scalar_type()) {
+    case at::kFloat: run(float{}); break;
+    case at::kDouble: run(double{}); break;
+    case at::kLong: run(std::int64_t{}); break;
+    case at::kInt: run(std::int32_t{}); break;
+    case at::kShort: run(std::int16_t{}); break;
+    case at::kChar: run(std::int8_t{}); break;
+    case at::kByte: run(std::uint8_t{}); break;
+    default: return {};
+  }
+  return r;
+}
 RUN(isin, {
   DType c = result_type(in[0].dtype(), in[1].dtype());
+  if (direct && c != float16 && c != bfloat16) {
+    const at::Tensor x = in_as(in[0], c)->contiguous(), t = in_as(in[1], c)->contiguous();
+    if (at::Tensor r = isin_loop(x, t, a.b0); r.defined()) {
+      SET(std::move(r));
+      return;
+    }
+  }
   if (c == float16 || c == bfloat16) c = float32;  // no half isin kernel in LibTorch 1.13 (exact upcast)
   SET(at::isin(*in_as(in[0], c), *in_as(in[1], c), false, a.b0));
 })

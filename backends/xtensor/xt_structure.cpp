@@ -762,25 +762,6 @@ XT_KERNEL(unique) {
     }
   });
 }
-// Small test sets: every element compared with every test value, in blocks of x1 with an
-// accumulator of the element's width, so that the compare-and-or loop over the block
-// vectorizes (NaN equals nothing; -0 equals 0).
-template <class T>
-void isin_small(const T* p, std::int64_t n, const T* q, std::int64_t m, bool* o, bool invert) {
-  using U = typename uint_of<sizeof(T)>::type;
-  constexpr std::int64_t kBlock = 256;
-  U acc[kBlock];
-  for (std::int64_t i0 = 0; i0 < n; i0 += kBlock) {
-    const std::int64_t len = std::min(kBlock, n - i0);
-    const T* pb = p + i0;
-    for (std::int64_t k = 0; k < len; ++k) acc[k] = 0;
-    for (std::int64_t j = 0; j < m; ++j) {
-      const T v = q[j];
-      for (std::int64_t k = 0; k < len; ++k) acc[k] |= pb[k] == v ? static_cast<U>(~U(0)) : U(0);
-    }
-    for (std::int64_t k = 0; k < len; ++k) o[i0 + k] = (acc[k] != 0) != invert;
-  }
-}
 XT_KERNEL(isin) {
   DType c = result_type(in[0].dtype(), in[1].dtype());
   const As x1_as(in[0], c), x2_as(in[1], c);
@@ -802,15 +783,8 @@ XT_KERNEL(isin) {
     };
     if constexpr (is_cplx_v<T>) {
       scan();
-    } else if (x2.size() <= 32) {
-      isin_small(p, x1.size(), ptr<T>(x2), x2.size(), o, a.b0);
     } else {
-      std::vector<T> s(ptr<T>(x2), ptr<T>(x2) + x2.size());
-      std::sort(s.begin(), s.end(), lt<T>);
-      for (std::int64_t i = 0; i < x1.size(); ++i) {
-        bool f = !nan_v(p[i]) && std::binary_search(s.begin(), s.end(), p[i], lt<T>);
-        o[i] = f != a.b0;
-      }
+      sortk::isin(p, x1.size(), ptr<T>(x2), x2.size(), o, a.b0);
     }
   });
 }

@@ -208,6 +208,30 @@ def test_isin(backend):
     check(ivy.isin(ivy.asarray(a), 5), np.isin(a, [5]))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "float32", "float64"])
+def test_isin_test_set_sizes(backend, dtype):
+    """isin with test sets around the scan/binary-search switch (32 values) and long ones,
+    holding repeats, NaN (which matches nothing, itself included) and -0 (equal to 0);
+    elements in and out of the set, invert, 2-d and strided inputs, against NumPy."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    t = np.dtype(dtype)
+    rng = np.random.default_rng(t.itemsize + 23)
+    lo, hi = (-60, 60) if t.kind != "u" else (0, 120)
+    x = rng.integers(lo, hi, 700).astype(t)
+    if t.kind == "f":
+        x[:6] = [np.nan, -0.0, 0.0, np.inf, -np.inf, 0.5]
+    for m in (0, 1, 31, 32, 33, 100, 500):
+        tset = rng.integers(lo, hi, m).astype(t)
+        if t.kind == "f" and m:
+            tset[0] = np.nan
+            tset[-1] = -0.0 if m % 2 else np.inf
+        for invert in (False, True):
+            check(ivy.isin(ivy.asarray(x), ivy.asarray(tset), invert=invert), np.isin(x, tset, invert=invert))
+        x2 = x[:600].reshape(20, 30)
+        check(ivy.isin(ivy.asarray(x2), ivy.asarray(tset)), np.isin(x2, tset))
+        check(ivy.isin(ivy.asarray(x)[::3], ivy.asarray(tset)[::2]), np.isin(x[::3], tset[::2]))
+
+
 @pytest.mark.parametrize("axis", [0, 1, -1])
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_argsort(backend, axis, descending):
