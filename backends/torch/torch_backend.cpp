@@ -1,6 +1,7 @@
 // The torch backend: ivy's kernels over LibTorch's at::Tensor.
 #include <ATen/ATen.h>
 #include <ATen/CPUFunctions.h>
+#include <ATen/Dispatch.h>
 #include <ATen/CompositeExplicitAutogradFunctions.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
@@ -775,7 +776,22 @@ RUN(linspace, {
     r = lin(a.s0.d, a.s1.d);
   SET_CAST(std::move(r));
 })
+// eye on the direct path: a zeroed CPU buffer and the ones written along the diagonal (1e4
+// float32 elements: 4 us against 15 for LibTorch's arange, compare and cast below).
+at::Tensor eye_fill(DType d, std::int64_t rows, std::int64_t cols, std::int64_t k) {
+  at::Tensor r = ::at::cpu::empty({rows, cols}, opts(d));
+  std::memset(r.data_ptr(), 0, static_cast<std::size_t>(r.numel()) * static_cast<std::size_t>(r.element_size()));
+  AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(at::kBool, at::kHalf, at::kBFloat16, r.scalar_type(), "eye", [&] {
+    auto* p = r.data_ptr<scalar_t>();
+    for (std::int64_t i = std::max<std::int64_t>(0, -k); i < rows && i + k < cols; ++i) p[i * cols + i + k] = scalar_t(1);
+  });
+  return r;
+}
 RUN(eye, {
+  if (direct) {
+    SET(eye_fill(spec[0].dtype, a.i0, a.i1, a.i2));
+    return;
+  }
   auto rows = at::arange(a.i0, at::TensorOptions().dtype(at::kLong)).unsqueeze(1);
   auto cols = at::arange(a.i1, at::TensorOptions().dtype(at::kLong)).unsqueeze(0);
   SET_CAST(at::eq(rows + a.i2, cols));
