@@ -209,6 +209,13 @@ bool visit_bool_loop_types(at::ScalarType ty, F&& f) {
     default: return false;
   }
 }
+// The same without bool: the real dtypes ivy's sort/search/set kernels take.
+template <class F>
+bool visit_real_loop_types(at::ScalarType ty, F&& f) {
+  return ty != at::kBool && visit_bool_loop_types(ty, [&](auto tag) {
+    if constexpr (!std::is_same_v<decltype(tag), bool>) f(tag);
+  });
+}
 // Comparisons and the logical functions (npy_kernels.hpp) on the direct path: one vectorized
 // pass into a bool tensor, where LibTorch's kernels go through a TensorIterator that casts to
 // bool (4.8-7.7 us against ~0.9 us for 1e4 float32 elements). Operands as npy_loop's.
@@ -1109,16 +1116,7 @@ at::Tensor search_loop(const at::Tensor& s, const at::Tensor& v, bool right) {
     r = ::at::cpu::empty(v.sizes(), v.options().dtype(at::kLong));
     sortk::search_sorted(s.data_ptr<V>(), s.numel(), v.data_ptr<V>(), v.numel(), right, r.data_ptr<std::int64_t>());
   };
-  switch (s.scalar_type()) {
-    case at::kFloat: run(float{}); break;
-    case at::kDouble: run(double{}); break;
-    case at::kLong: run(std::int64_t{}); break;
-    case at::kInt: run(std::int32_t{}); break;
-    case at::kShort: run(std::int16_t{}); break;
-    case at::kChar: run(std::int8_t{}); break;
-    case at::kByte: run(std::uint8_t{}); break;
-    default: return {};
-  }
+  if (!::ivy::torch::visit_real_loop_types(s.scalar_type(), run)) return {};
   return r;
 }
 RUN(searchsorted, {
@@ -1149,16 +1147,7 @@ at::Tensor radix_sort_rows(const at::Tensor& x, const Attrs& a, bool want_values
     r = ::at::cpu::empty(x.sizes(), want_values ? x.options() : x.options().dtype(at::kLong));
     sortk::radix_rows(x.data_ptr<V>(), x.numel() / len, len, a.b0, want_values, r.data_ptr());
   };
-  switch (x.scalar_type()) {
-    case at::kFloat: run(float{}); break;
-    case at::kDouble: run(double{}); break;
-    case at::kLong: run(std::int64_t{}); break;
-    case at::kInt: run(std::int32_t{}); break;
-    case at::kShort: run(std::int16_t{}); break;
-    case at::kChar: run(std::int8_t{}); break;
-    case at::kByte: run(std::uint8_t{}); break;
-    default: return {};
-  }
+  if (!::ivy::torch::visit_real_loop_types(x.scalar_type(), run)) return {};
   return r;
 }
 RUN(sort, {
@@ -1187,7 +1176,6 @@ KERNEL(unique) {
     // below take 1.1 ms
     const at::Tensor& x = T(in[0]);
     if (direct && x.device().is_cpu() && x.is_contiguous() && !x.is_neg() && sortk::by_radix(x.numel())) {
-      bool done = true;
       auto run = [&](auto tag) {
         using V = decltype(tag);
         sortk::unique_radix(x.data_ptr<V>(), x.numel(), [&](std::int64_t U) {
@@ -1202,17 +1190,7 @@ KERNEL(unique) {
                             cnt.data_ptr<std::int64_t>());
         });
       };
-      switch (x.scalar_type()) {
-        case at::kFloat: run(float{}); break;
-        case at::kDouble: run(double{}); break;
-        case at::kLong: run(std::int64_t{}); break;
-        case at::kInt: run(std::int32_t{}); break;
-        case at::kShort: run(std::int16_t{}); break;
-        case at::kChar: run(std::int8_t{}); break;
-        case at::kByte: run(std::uint8_t{}); break;
-        default: done = false;
-      }
-      if (done) return;
+      if (::ivy::torch::visit_real_loop_types(x.scalar_type(), run)) return;
     }
     at::Tensor flat = T(in[0]).reshape({-1});
     auto [vals, inv, counts] = at::_unique2(flat, true, true, true);
@@ -1242,16 +1220,7 @@ at::Tensor isin_loop(const at::Tensor& x, const at::Tensor& t, bool invert) {
     r = ::at::cpu::empty(x.sizes(), x.options().dtype(at::kBool));
     sortk::isin(x.data_ptr<V>(), x.numel(), t.data_ptr<V>(), t.numel(), r.data_ptr<bool>(), invert);
   };
-  switch (x.scalar_type()) {
-    case at::kFloat: run(float{}); break;
-    case at::kDouble: run(double{}); break;
-    case at::kLong: run(std::int64_t{}); break;
-    case at::kInt: run(std::int32_t{}); break;
-    case at::kShort: run(std::int16_t{}); break;
-    case at::kChar: run(std::int8_t{}); break;
-    case at::kByte: run(std::uint8_t{}); break;
-    default: return {};
-  }
+  if (!::ivy::torch::visit_real_loop_types(x.scalar_type(), run)) return {};
   return r;
 }
 RUN(isin, {
