@@ -22,9 +22,9 @@ if [ $rc -eq 0 ]; then
     python/tests/test_elementwise.py -k xtensor
   rc=$?
 fi
-if [ $rc -eq 0 ]; then  # the scalar argmax/argmin/max/min loops (row_kernels.cpp), both backends
+if [ $rc -eq 0 ]; then  # the scalar argmax/argmin/max/min and sum loops (row_kernels.cpp), both backends
   IVY_CPU_CAPABILITY=default PYTHONPATH=build/python /usr/bin/python3 -m pytest -q -p no:cacheprovider \
-    python/tests/test_search_sort_stats.py -k "extremes_of_float_rows or argmax_argmin"
+    python/tests/test_search_sort_stats.py -k "extremes_of_float_rows or argmax_argmin or whole_float_sums"
   rc=$?
 fi
 if [ $rc -eq 0 ]; then

@@ -146,11 +146,62 @@ T value_impl(const T* r, std::int64_t len, bool is_max) {
   return is_max ? extreme_scalar<true>(r, len) : extreme_scalar<false>(r, len);
 }
 
+// ---- sum_fp (row_kernels.hpp)
+constexpr std::int64_t kSumBlock = 1024;
+template <class T>
+[[gnu::always_inline]] inline T block_sum(const T* r, std::int64_t len) {  // len <= kSumBlock
+  constexpr int L = 256 / sizeof(T);  // eight AVX2 vectors: independent chains of additions
+  T acc[L];
+  if (len < L) {  // the same bits: lanes past len hold -0 (x + -0 is x), so the tree starts at
+                  // the power of two that covers len
+    int p = 1;
+    while (p < len) p *= 2;
+    for (int k = 0; k < p; ++k) acc[k] = k < len ? r[k] : T(-0.0);
+    for (int w = p / 2; w > 0; w /= 2)
+      for (int k = 0; k < w; ++k) acc[k] += acc[k + w];
+    return acc[0];
+  }
+  for (auto& v : acc) v = T(-0.0);
+  std::int64_t i = 0;
+  for (; i + L <= len; i += L)
+    for (int k = 0; k < L; ++k) acc[k] += r[i + k];
+  for (int k = 0; i < len; ++i, ++k) acc[k] += r[i];
+  for (int w = L / 2; w > 0; w /= 2)
+    for (int k = 0; k < w; ++k) acc[k] += acc[k + w];
+  return acc[0];
+}
+// The split of len elements (more than one block) into two runs of whole blocks, halving
+// the block count.
+inline std::int64_t sum_split(std::int64_t len) { return (len / kSumBlock + 1) / 2 * kSumBlock; }
+template <class T>
+T sum_scalar(const T* r, std::int64_t len) {
+  if (len <= kSumBlock) return block_sum(r, len);
+  const std::int64_t h = sum_split(len);
+  return sum_scalar(r, h) + sum_scalar(r + h, len - h);
+}
+#if IVY_AVX2
+template <class T>
+IVY_AVX2_FN T sum_avx2(const T* r, std::int64_t len) {
+  if (len <= kSumBlock) return block_sum(r, len);
+  const std::int64_t h = sum_split(len);
+  return sum_avx2(r, h) + sum_avx2(r + h, len - h);
+}
+#endif
+template <class T>
+T sum_impl(const T* r, std::int64_t len) {
+#if IVY_AVX2
+  if (isa::kAvx2) return sum_avx2(r, len);
+#endif
+  return sum_scalar(r, len);
+}
+
 }  // namespace
 
 std::int64_t arg_extreme_fp(const float* r, std::int64_t len, bool is_max) { return arg_impl(r, len, is_max); }
 std::int64_t arg_extreme_fp(const double* r, std::int64_t len, bool is_max) { return arg_impl(r, len, is_max); }
 float extreme_fp(const float* r, std::int64_t len, bool is_max) { return value_impl(r, len, is_max); }
 double extreme_fp(const double* r, std::int64_t len, bool is_max) { return value_impl(r, len, is_max); }
+float sum_fp(const float* r, std::int64_t len) { return sum_impl(r, len); }
+double sum_fp(const double* r, std::int64_t len) { return sum_impl(r, len); }
 
 }  // namespace ivy::rowk

@@ -37,6 +37,16 @@ std::int64_t arg_extreme_fp(const double* r, std::int64_t len, bool is_max);
 float extreme_fp(const float* r, std::int64_t len, bool is_max);
 double extreme_fp(const double* r, std::int64_t len, bool is_max);
 
+// The sum of r[0..len) for float32/float64 (row_kernels.cpp), the same bits on every
+// build: blocks of 1024 elements, each summed by 256 bytes of interleaved accumulators (64
+// float or 32 double lanes, starting at -0, the identity of IEEE addition) combined
+// pairwise, and the block sums combined pairwise (NumPy's scheme, with a larger block):
+// the rounding error grows with the lanes' 16 or 32 additions per block and
+// log2(len / 1024) rather than with len. The AVX2 build where the CPU has it (the same additions in wider
+// vectors). Both backends' whole-array sum and mean of float32/float64 use it.
+float sum_fp(const float* r, std::int64_t len);
+double sum_fp(const double* r, std::int64_t len);
+
 // The scalar forms, for every real T.
 template <bool IsMax, class T>
 std::int64_t arg_extreme_scalar(const T* r, std::int64_t len) {

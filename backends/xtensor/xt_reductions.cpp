@@ -40,6 +40,7 @@ Shape squeezed(const Array& x, const std::vector<std::size_t>& ax) {
 // Reduction of a whole contiguous buffer to one value: eight interleaved accumulators (the
 // loop vectorizes, and the partial sums keep rounding error closer to NumPy's pairwise sum
 // than one running total); integers wrap (unsigned arithmetic), as the standard allows.
+// float32/float64 sums and means: rowk::sum_fp (pairwise over blocks, the torch backend's too).
 // a * b and a + b for the accumulator: integers in uint64 (no promotion to a signed int
 // that could overflow), wrapped back to the accumulator's width.
 template <int Kind, class A>
@@ -53,6 +54,10 @@ A step(A acc, A v) {
 }
 template <int Kind, class T>
 T reduce_all(const T* p, std::int64_t n) {
+  if constexpr (Kind != 1 && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    const T s = rowk::sum_fp(p, n);  // pairwise blocks (src/row_kernels.hpp), as the torch backend's
+    return Kind == 2 ? s / static_cast<T>(n) : s;
+  }
   using A = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
   constexpr int kLanes = 8;
   A acc[kLanes];

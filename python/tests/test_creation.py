@@ -255,6 +255,28 @@ def test_random_normal_distribution(backend, seed):
         np.testing.assert_array_equal(y, x.astype(np.float32).astype(np_dt))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_random_draws_are_libtorchs(backend, dtype):
+    """On the torch backend random_uniform and random_normal are LibTorch's float64 draws
+    scaled, shifted (uniform: capped below high) and rounded to the dtype; the kernels' direct
+    path does that in one loop of its own: the same values as PyTorch computes them."""
+    if backend != "torch":
+        pytest.skip("LibTorch's generator")
+    torch = pytest.importorskip("torch")
+    tdt = getattr(torch, dtype)
+    for low, high in ((-1.0, 2.0), (0.0, 1.0), (1.0, 1.0 + 2.0**-23)):
+        ivy.seed(5)
+        got = to_np(ivy.random_uniform(low, high, (3000,), dtype=getattr(ivy, dtype)))
+        torch.manual_seed(5)
+        top = np.nextafter(np.array(high, dtype), np.array(-np.inf, dtype)).astype(np.float64)
+        want = (torch.rand(3000, dtype=torch.float64) * (high - low) + low).clamp_max(float(max(top, low))).to(tdt)
+        np.testing.assert_array_equal(got, want.numpy())
+    ivy.seed(6)
+    got = to_np(ivy.random_normal(0.5, 2.0, (3000,), dtype=getattr(ivy, dtype)))
+    torch.manual_seed(6)
+    np.testing.assert_array_equal(got, (torch.randn(3000, dtype=torch.float64) * 2.0 + 0.5).to(tdt).numpy())
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
 def test_random_uniform_stays_below_high(backend, dtype):
     # Intervals one unit in the last place of the dtype wide (and narrower): a float64 draw

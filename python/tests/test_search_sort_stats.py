@@ -354,6 +354,66 @@ def test_reductions(backend, axis, keepdims):
     check(ivy.any(ivy.asarray(b), axis=axis, keepdims=keepdims), np.any(b, axis=axis, keepdims=keepdims))
 
 
+def _pairwise_sum(a):
+    """ivy's whole-array float sum (src/row_kernels.hpp, sum_fp) written again in NumPy, in
+    the array's dtype: blocks of 1024 elements, each summed by 256 bytes of lanes starting
+    at -0 and combined pairwise; block sums combined pairwise."""
+    t = a.dtype.type
+    lanes = 256 // a.itemsize
+
+    def block(b):
+        acc = np.full(lanes, -0.0, a.dtype)
+        full = len(b) // lanes * lanes
+        for i in range(0, full, lanes):
+            acc = acc + b[i:i + lanes]
+        acc[:len(b) - full] = acc[:len(b) - full] + b[full:]
+        w = lanes // 2
+        while w:
+            acc[:w] = acc[:w] + acc[w:2 * w]
+            w //= 2
+        return acc[0]
+
+    def rec(b):
+        if len(b) <= 1024:
+            return block(b)
+        h = (len(b) // 1024 + 1) // 2 * 1024
+        return t(rec(b[:h]) + rec(b[h:]))
+
+    return rec(a.ravel())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_whole_float_sums(backend, dtype):
+    """sum and mean of whole float32/float64 arrays: both backends sum pairwise over blocks
+    (the torch backend on its direct path, plain contiguous tensors), so the result is the
+    same bits on both; checked bit for bit against the scheme written in NumPy, and within
+    a few units of the dtype's epsilon (times the sum of magnitudes) of the exact sum
+    (math.fsum), at lengths around the lane and block boundaries and 2-d shapes. Signed
+    zeros (all -0 sums to -0), infinities and NaN as IEEE addition gives them."""
+    t = np.dtype(dtype).type
+    rng = np.random.default_rng(np.dtype(dtype).itemsize)
+    eps = float(np.finfo(t).eps)
+    for shape in [(1,), (2,), (31,), (63,), (64,), (65,), (100,), (1023,), (1024,), (1025,), (2047,), (2048,),
+                  (3073,), (10000,), (100003,), (300, 7), (4, 1024)]:
+        a = (rng.normal(size=shape) * 10.0 ** rng.integers(-3, 4, size=shape)).astype(t)
+        want = _pairwise_sum(a)
+        got = to_np(ivy.sum(ivy.asarray(a)))
+        assert got.dtype == np.dtype(t) and got.tobytes() == np.array(want, t).tobytes(), (shape, got, want)
+        exact = math.fsum(a.ravel().astype(np.float64).tolist())
+        bound = 4 * eps * (16 + math.log2(max(1, a.size / 1024)) + 1) * float(np.abs(a.astype(np.float64)).sum())
+        assert abs(float(got) - exact) <= bound, (shape, float(got), exact, bound)
+        mean = to_np(ivy.mean(ivy.asarray(a)))
+        assert mean.tobytes() == np.array(t(want) / t(a.size), t).tobytes(), (shape, mean)
+        check(ivy.sum(ivy.asarray(a), keepdims=True), np.array(want, t).reshape((1,) * a.ndim))
+    for vals, want in [([-0.0] * 70, -0.0), ([-0.0] * 3, -0.0), ([-0.0, 0.0], 0.0), ([1.0, np.inf, 2.0], np.inf),
+                       ([np.inf] + [1.0] * 80 + [-np.inf], np.nan), ([1.0, np.nan] * 600, np.nan),
+                       ([np.finfo(t).max] * 3, np.inf)]:
+        got = to_np(ivy.sum(ivy.asarray(np.array(vals, t))))
+        np.testing.assert_array_equal(got, np.array(want, t))
+        if want == 0:
+            assert np.signbit(got) == np.signbit(want)
+
+
 def test_reduction_dtypes(backend):
     i8 = ivy.asarray([100, 100, 100], dtype=ivy.int8)
     assert ivy.sum(i8).dtype == ivy.int64  # the standard's default accumulation for integers
