@@ -226,6 +226,25 @@ void sign_n(T* o, const T* x, std::int64_t n) {
     else return static_cast<T>((v > T(0)) - (v < T(0)));
   });
 }
+bool exact_fast(Exact op) {
+#if IVY_AVX2
+  if (isa::kAvx2) return true;
+#endif
+  return op == Exact::negative || op == Exact::square;
+}
+template <class T>
+void exact_n(Exact op, T* o, const T* x, std::int64_t n) {
+  switch (op) {
+    case Exact::negative: return loops::each1_best(o, x, n, [](T v) { return -v; });
+    case Exact::square: return loops::each1_best(o, x, n, [](T v) { return v * v; });
+    case Exact::floor: return loops::each1_best(o, x, n, [](T v) { return std::floor(v); });
+    case Exact::ceil: return loops::each1_best(o, x, n, [](T v) { return std::ceil(v); });
+    case Exact::trunc: return loops::each1_best(o, x, n, [](T v) { return std::trunc(v); });
+    case Exact::round: return loops::each1_best(o, x, n, [](T v) { return std::nearbyint(v); });
+  }
+}
+template void exact_n<float>(Exact, float*, const float*, std::int64_t);
+template void exact_n<double>(Exact, double*, const double*, std::int64_t);
 template void sign_n<std::int8_t>(std::int8_t*, const std::int8_t*, std::int64_t);
 template void sign_n<std::int16_t>(std::int16_t*, const std::int16_t*, std::int64_t);
 template void sign_n<std::int32_t>(std::int32_t*, const std::int32_t*, std::int64_t);

@@ -44,4 +44,14 @@ void predicate_n(Pred op, bool* o, const T* x, std::int64_t n);
 template <class T>
 void sign_n(T* o, const T* x, std::int64_t n);
 
+// Element-wise functions whose IEEE result is exact (no rounding of their own: the sign
+// flipped, the value rounded to an integer in the given direction, round half to even) and
+// square (x * x, one rounding): float and double. `o` must not overlap `x`. floor, ceil, trunc
+// and round are vector instructions only in the AVX2 build (`fast(op)` says whether this
+// build's loop is one).
+enum class Exact : std::uint8_t { negative, square, floor, ceil, trunc, round };
+bool exact_fast(Exact op);
+template <class T>
+void exact_n(Exact op, T* o, const T* x, std::int64_t n);
+
 }  // namespace ivy::npy

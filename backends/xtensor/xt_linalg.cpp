@@ -23,6 +23,11 @@ template <class T> using RMat = Eigen::Matrix<T, Dynamic, Dynamic, Eigen::RowMaj
 template <class T> using CMat = Eigen::Matrix<T, Dynamic, Dynamic>;
 template <class T> using RMap = Eigen::Map<RMat<T>>;
 template <class T> using CRMap = Eigen::Map<const RMat<T>>;
+// A row-major buffer read column-major: the transpose of its matrix, without a copy (det and
+// slogdet factorize A^T, det(A^T) = det(A): a plain copy where A is a transposing one, -4 %
+// at 100 x 100. inv of A^T written column-major would be inv(A) row-major, but Eigen's
+// inverse into a column-major result ran 28 % slower here than into a row-major one.)
+template <class T> using CTMap = Eigen::Map<const CMat<T>>;
 template <class T> using VMap = Eigen::Map<Eigen::Matrix<T, Dynamic, 1>>;
 template <class T> using Cplx = std::complex<real_t<T>>;
 
@@ -206,7 +211,7 @@ XT_KERNEL(det) {
         po[b] = T(1);  // the empty product
         continue;
       }
-      Eigen::PartialPivLU<CMat<T>> lu(CRMap<T>(px + b * N * N, N, N));
+      Eigen::PartialPivLU<CMat<T>> lu(CTMap<T>(px + b * N * N, N, N));  // of A^T: a plain copy
       po[b] = lu.determinant();
     }
   });
@@ -230,7 +235,7 @@ XT_KERNEL(slogdet) {
       T sign(1);
       R logabs(0);
       if (N > 0) {
-        Eigen::PartialPivLU<CMat<T>> lu(CRMap<T>(px + b * N * N, N, N));
+        Eigen::PartialPivLU<CMat<T>> lu(CTMap<T>(px + b * N * N, N, N));  // of A^T, as det
         sign = T(static_cast<R>(lu.permutationP().determinant()));
         const auto& m = lu.matrixLU();
         for (Index i = 0; i < N; ++i) {

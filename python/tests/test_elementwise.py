@@ -852,3 +852,29 @@ def test_log1p_float32_within_one_ulp(backend):
     got0 = to_np(ivy.log1p(ivy.asarray(np.float32(0.5))))
     assert got0.shape == () and abs(float(got0) - np.log1p(0.5)) <= np.spacing(np.float32(np.log1p(0.5)))
     assert to_np(ivy.log1p(ivy.asarray(np.zeros((0, 3), np.float32)))).shape == (0, 3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_exact_functions_layouts(backend, dtype):
+    """negative, square, floor, ceil, trunc and round of float arrays (the torch backend's
+    direct path computes them with ivy's loop, vectorized only in its AVX2 build; scripts/test.sh
+    reruns this file at the baseline ISA): NumPy's values bit for bit, signed zeros, halves
+    (round half to even), infinities, NaN, values beyond 2**23 / 2**52, every tail length,
+    long, strided and 2-d inputs."""
+    t = np.dtype(dtype).type
+    rng = np.random.default_rng(41)
+    base = (rng.normal(size=3000) * 10.0 ** rng.integers(-3, 12, size=3000)).astype(t)
+    special = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, -1e-30,
+                        2.0**23 + 0.5, -(2.0**23) - 0.5, 2.0**52, 3.4e38, -3.4e38, 0.49999997, -0.49999997], t)
+    base[:len(special)] = special
+    cases = [base[:k] for k in range(0, 41)] + [base, base[::3], base[:600].reshape(20, 30)]
+    for fn, npfn in ((ivy.negative, np.negative), (ivy.square, np.square), (ivy.floor, np.floor),
+                     (ivy.ceil, np.ceil), (ivy.trunc, np.trunc), (ivy.round, np.rint)):
+        for x in cases:
+            with np.errstate(over="ignore"):
+                want = npfn(x)
+            got = to_np(fn(ivy.asarray(x)))
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+            ok = ~np.isnan(want)
+            np.testing.assert_array_equal(np.signbit(got[ok]), np.signbit(want[ok]))
