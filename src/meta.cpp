@@ -440,8 +440,11 @@ int m_matmul(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
   if (k1 != k2)
     throw ValueError(P(op) + "contracted dimensions differ: shapes " + s1.str() + " and " + s2.str() + " (" +
                      std::to_string(k1) + " != " + std::to_string(k2) + ")");
-  Shape b1 = s1.size() > 2 ? batch_of(s1, 2) : Shape{}, b2 = s2.size() > 2 ? batch_of(s2, 2) : Shape{};
-  Shape s = broadcast_shapes(b1, b2, op);
+  Shape s;  // batch dims: only where an operand has them (a plain matrix product skips the Shape work)
+  if (s1.size() > 2 || s2.size() > 2) {
+    Shape b1 = s1.size() > 2 ? batch_of(s1, 2) : Shape{}, b2 = s2.size() > 2 ? batch_of(s2, 2) : Shape{};
+    s = broadcast_shapes(b1, b2, op);
+  }
   if (s1.size() >= 2) s.push_back(s1[s1.size() - 2]);
   if (s2.size() >= 2) s.push_back(s2.back());
   return one(out, s, result_type(in[0].dtype(), in[1].dtype()));
