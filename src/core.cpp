@@ -39,10 +39,9 @@ namespace {
 constexpr const char* kNames[kNumDTypes] = {"bool",    "int8",     "int16",   "int32",   "int64",
                                             "uint8",   "uint16",   "uint32",  "uint64",  "float16",
                                             "bfloat16", "float32", "float64", "complex64", "complex128"};
-constexpr std::size_t kSizes[kNumDTypes] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
 constexpr DType kAll[kNumDTypes] = {bool_,  int8,    int16,    int32,   int64,   uint8,     uint16,    uint32,
                                     uint64, float16, bfloat16, float32, float64, complex64, complex128};
-int bits_of(DType d) { return static_cast<int>(kSizes[static_cast<int>(d)] * 8); }
+int bits_of(DType d) { return static_cast<int>(itemsize(d) * 8); }
 
 thread_local DType tl_default_float = DType::float32;
 thread_local DType tl_default_int = DType::int64;
@@ -59,7 +58,6 @@ DType dtype_from_name(std::string_view name) {
   throw ValueError("[dtype] unknown dtype name '" + std::string(name) + "'");
 }
 std::ostream& operator<<(std::ostream& os, DType d) { return os << dtype_name(d); }
-std::size_t itemsize(DType d) { return kSizes[static_cast<int>(d)]; }
 std::span<const DType> all_dtypes() { return {kAll, kNumDTypes}; }
 
 bool isdtype(DType d, std::string_view kind) {
@@ -186,11 +184,6 @@ void Dims::rank_overflow(std::size_t n) {
   throw ValueError("[shape] rank " + std::to_string(n) + " exceeds ivy's maximum of " + std::to_string(kMaxRank) +
                    " dimensions");
 }
-void Dims::push_back(std::int64_t x) {
-  if (n_ >= kMaxRank)
-    throw ValueError("[shape] rank exceeds ivy's maximum of " + std::to_string(kMaxRank) + " dimensions");
-  v_[n_++] = x;
-}
 void Dims::resize(std::size_t n, std::int64_t fill) {
   if (n > static_cast<std::size_t>(kMaxRank))
     throw ValueError("[shape] rank " + std::to_string(n) + " exceeds ivy's maximum of " + std::to_string(kMaxRank));
@@ -205,11 +198,6 @@ void Dims::insert(std::size_t pos, std::int64_t x) {
 void Dims::erase(std::size_t pos) {
   for (std::size_t i = pos; i + 1 < n_; ++i) v_[i] = v_[i + 1];
   --n_;
-}
-std::int64_t Dims::numel() const {
-  std::int64_t p = 1;
-  for (std::size_t i = 0; i < n_; ++i) p *= v_[i];
-  return p;
 }
 std::string Dims::str() const {
   std::string s = "(";

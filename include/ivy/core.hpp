@@ -80,7 +80,11 @@ inline constexpr DType complex128 = DType::complex128;
 const char* dtype_name(DType d);
 DType dtype_from_name(std::string_view name);  // throws ValueError
 std::ostream& operator<<(std::ostream& os, DType d);
-std::size_t itemsize(DType d);
+// Bytes per element (inline: every allocation and kernel prologue asks).
+constexpr std::size_t itemsize(DType d) {
+  constexpr std::size_t kSizes[kNumDTypes] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+  return kSizes[static_cast<int>(d)];
+}
 std::span<const DType> all_dtypes();
 
 constexpr bool is_bool(DType d) { return d == DType::bool_; }
@@ -189,13 +193,20 @@ class Dims {
   const std::int64_t* begin() const { return v_.data(); }
   const std::int64_t* end() const { return v_.data() + n_; }
   std::int64_t back() const { return v_[n_ - 1]; }
-  void push_back(std::int64_t x);
+  void push_back(std::int64_t x) {  // inline, as numel: shape inference calls both per dispatch
+    if (n_ >= static_cast<std::size_t>(kMaxRank)) rank_overflow(n_ + 1);
+    v_[n_++] = x;
+  }
   void pop_back() { --n_; }
   void resize(std::size_t n, std::int64_t fill = 0);
   void insert(std::size_t pos, std::int64_t x);
   void erase(std::size_t pos);
   void clear() { n_ = 0; }
-  std::int64_t numel() const;  // product (1 for rank 0)
+  std::int64_t numel() const {  // product (1 for rank 0)
+    std::int64_t p = 1;
+    for (std::size_t i = 0; i < n_; ++i) p *= v_[i];
+    return p;
+  }
   std::vector<std::int64_t> vec() const { return {begin(), end()}; }
   std::span<const std::int64_t> span() const { return {v_.data(), n_}; }
   friend bool operator==(const Dims& a, const Dims& b) {
