@@ -185,8 +185,7 @@ void Dims::rank_overflow(std::size_t n) {
                    " dimensions");
 }
 void Dims::resize(std::size_t n, std::int64_t fill) {
-  if (n > static_cast<std::size_t>(kMaxRank))
-    throw ValueError("[shape] rank " + std::to_string(n) + " exceeds ivy's maximum of " + std::to_string(kMaxRank));
+  if (n > static_cast<std::size_t>(kMaxRank)) rank_overflow(n);
   for (std::size_t i = n_; i < n; ++i) v_[i] = fill;
   n_ = n;
 }

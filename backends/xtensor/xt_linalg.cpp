@@ -112,7 +112,8 @@ XT_KERNEL(matmul) {
   const bool batched = s1.size() > 2 || s2.size() > 2;
   Shape b1, b2, bo;
   if (batched) {
-    b1 = v1 ? Shape{} : batch_shape(s1, 2), b2 = v2 ? Shape{} : batch_shape(s2, 2);
+    if (!v1) b1 = batch_shape(s1, 2);
+    if (!v2) b2 = batch_shape(s2, 2);
     bo = broadcast_shapes(b1, b2, "matmul");
   }
   const Index nb = batched ? bo.numel() : 1;
