@@ -1,6 +1,7 @@
 // Core types, backend choice, indexing, operators and tracing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -153,6 +154,39 @@ TEST(Backends, ToBackendZeroCopyAndValues) {
   auto ut = ivy::to_backend(u, "torch");
   EXPECT_EQ(ut.dtype(), ivy::uint16);
   EXPECT_EQ(V<std::uint16_t>(ivy::add(ut, ivy::Scalar(1))), (std::vector<std::uint16_t>{1, 2, 0}));
+}
+
+// Identity maps on xtensor (real, conj, positive of real numbers; ceil, floor, trunc, round
+// of integers) return a new handle on the input's buffer instead of a copy; arrays are never
+// written in place, so an in-place operator on the result rebinds it and leaves x alone.
+TEST(Backends, XtensorIdentityMapsShareTheBuffer) {
+  auto names = backend_names();
+  if (std::find(names.begin(), names.end(), "xtensor") == names.end()) GTEST_SKIP();
+  const ivy::BackendImpl* xb = ivy::get_backend("xtensor").impl();
+  auto x = ivy::reshape(ivy::asarray({1.5f, -2.0f, 3.25f, 0.0f, -0.5f, 7.0f}, std::nullopt, {}, "xtensor"), {2, 3});
+  for (auto* fn : {+[](const ivy::Array& a) { return ivy::real(a); }, +[](const ivy::Array& a) { return ivy::conj(a); },
+                   +[](const ivy::Array& a) { return ivy::positive(a); }}) {
+    auto y = fn(x);
+    EXPECT_EQ(y.shape(), (ivy::Shape{2, 3}));
+    EXPECT_EQ(y.dtype(), ivy::float32);
+    EXPECT_EQ(xb->data_ptr(y), xb->data_ptr(x));
+    EXPECT_EQ(V<float>(y), (std::vector<float>{1.5f, -2.0f, 3.25f, 0.0f, -0.5f, 7.0f}));
+    y += 1.0f;
+    EXPECT_EQ(V<float>(y), (std::vector<float>{2.5f, -1.0f, 4.25f, 1.0f, 0.5f, 8.0f}));
+    EXPECT_EQ(V<float>(x), (std::vector<float>{1.5f, -2.0f, 3.25f, 0.0f, -0.5f, 7.0f}));
+  }
+  auto i = ivy::asarray(std::vector<std::int32_t>{-3, 0, 5}, std::nullopt, std::nullopt, {}, "xtensor");
+  for (auto* fn : {+[](const ivy::Array& a) { return ivy::ceil(a); }, +[](const ivy::Array& a) { return ivy::floor(a); },
+                   +[](const ivy::Array& a) { return ivy::trunc(a); }, +[](const ivy::Array& a) { return ivy::round(a); }}) {
+    auto y = fn(i);
+    EXPECT_EQ(y.dtype(), ivy::int32);
+    EXPECT_EQ(xb->data_ptr(y), xb->data_ptr(i));
+    EXPECT_EQ(V<std::int32_t>(y), (std::vector<std::int32_t>{-3, 0, 5}));
+  }
+  // complex input: a new buffer with the real part / the conjugate
+  auto z = ivy::astype(ivy::asarray({1.0f, 2.0f}, std::nullopt, {}, "xtensor"), ivy::complex64);
+  EXPECT_NE(xb->data_ptr(ivy::conj(z)), xb->data_ptr(z));
+  EXPECT_NE(xb->data_ptr(ivy::real(z)), xb->data_ptr(z));
 }
 
 // ---------------------------------------------------------------- per-backend behaviour

@@ -318,12 +318,16 @@ UNARY_XT_VM(tan, tan)
 UNARY_XT_VM(tanh, tanh)
 
 // ---- unary via lambda xfunctions. OUT(T) is the output C++ type, CD the compute dtype.
-// IDENT: when true for the input, the function maps every value to itself in the same dtype:
-// the result is a plain copy of the buffer (memcpy), not a loop over the elements.
+// IDENT: when true for the input, the function maps every value to itself in the same dtype
+// (real, conj and positive of real numbers; ceil, floor, trunc and round of integers): the
+// result is a new handle on the input's buffer, as LibTorch returns `self` for real and conj
+// of real tensors and NumPy a view for real. No copy is needed because ivy never writes into
+// an array's buffer (in-place updates rebind the handle to a new array), so no caller can
+// tell the two apart except by the buffer's address.
 #define UNARY_FN_ID(name, VIS, CD, COND, OUT, EXPR, IDENT)                                         \
   XT_KERNEL(name) {                                                                                \
     if (IDENT) {                                                                                   \
-      out[0] = contiguous_copy(in[0]);                                                             \
+      alias_into(out[0], in[0], in[0].shape());                                                    \
       return;                                                                                      \
     }                                                                                              \
     DType cd = CD;                                                                                 \
