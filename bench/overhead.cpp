@@ -9,8 +9,10 @@
 //   bare    torch only: the native call below LibTorch's autograd layers, as ivy's torch
 //           kernels make it when no input takes part in autograd
 // Each variant reports <v>_ns (median time per call) and <v>_allocs (heap allocations per
-// call, counting allocator). bench/summarize.py turns the JSON output into the tables of
-// bench/README.md.
+// call, counting allocator); the variants other than native also <v>_pair, the median over
+// rounds of the variant's block time over the native block of the same round, which is what
+// bench/summarize.py reports as the overhead when it turns the JSON output into the tables
+// of bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -156,31 +158,54 @@ void run_case(benchmark::State& st, const Calls& c) {
   const std::int64_t K = std::clamp<std::int64_t>(std::llround(kBlockNs / per_call), 1, 1 << 16);
   std::vector<double> blocks[4];
   long allocs[4] = {0, 0, 0, 0};
-  for (auto& b : blocks) b.reserve(static_cast<std::size_t>(st.max_iterations));
+  // Long calls (0.5 ms or more: the 100 x 100 decompositions, the slow rows at 1e6): at
+  // --benchmark_min_time=0.1 Google Benchmark stops after a few rounds (ten for svd's 3.4 ms
+  // calls; the 1.2..3.8 % "overheads" of earlier runs' decomposition rows, which the same
+  // at:: call below autograd missed native by as much), and a median of ten rounds is
+  // whatever the machine did in that second. Its first probe, one iteration, runs
+  // kMinRounds rounds instead (at most about kMaxProbeNs of calls), which passes the minimum
+  // time by itself: Google Benchmark sees one long iteration.
+  constexpr std::int64_t kMinRounds = 120;
+  constexpr double kMaxProbeNs = 2e9;
+  std::int64_t per_iter = 1;
+  if (st.max_iterations == 1 && per_call >= 5e5)
+    per_iter = std::clamp<std::int64_t>(std::llround(kMaxProbeNs / (static_cast<double>(nv) * per_call)), 1, kMinRounds);
+  for (auto& b : blocks) b.reserve(static_cast<std::size_t>(st.max_iterations * per_iter));
   std::size_t first = 0;
+  std::int64_t rounds = 0;
   for (auto _ : st) {
     double total = 0;
-    for (std::size_t j = 0; j < nv; ++j) {
-      std::size_t w = (first + j) % nv;
-      const std::function<void()>& f = *v[w];
-      long a0 = g_allocs;
-      auto s = clock::now();
-      for (std::int64_t k = 0; k < K; ++k) f();
-      auto e = clock::now();
-      allocs[w] += g_allocs - a0;
-      double d = std::chrono::duration<double>(e - s).count();
-      blocks[w].push_back(d);
-      total += d;
+    for (std::int64_t r = 0; r < per_iter; ++r, ++rounds) {
+      for (std::size_t j = 0; j < nv; ++j) {
+        std::size_t w = (first + j) % nv;
+        const std::function<void()>& f = *v[w];
+        long a0 = g_allocs;
+        auto s = clock::now();
+        for (std::int64_t k = 0; k < K; ++k) f();
+        auto e = clock::now();
+        allocs[w] += g_allocs - a0;
+        double d = std::chrono::duration<double>(e - s).count();
+        blocks[w].push_back(d);
+        total += d;
+      }
+      first = (first + 1) % nv;
     }
-    first = (first + 1) % nv;
     st.SetIterationTime(total);
   }
-  const double n = static_cast<double>(st.iterations()) * static_cast<double>(K);
+  const double n = static_cast<double>(rounds) * static_cast<double>(K);
+  // Paired: the median over rounds of each variant's block time over the native block of
+  // the same round (taken within a few hundred microseconds of each other).
+  for (std::size_t w = 1; w < nv; ++w) {
+    std::vector<double> ratio(blocks[w].size());
+    for (std::size_t r = 0; r < ratio.size(); ++r) ratio[r] = blocks[w][r] / blocks[0][r];
+    st.counters[std::string(names[w]) + "_pair"] = median_of(ratio);
+  }
   for (std::size_t w = 0; w < nv; ++w) {
     st.counters[std::string(names[w]) + "_ns"] = median_of(blocks[w]) * 1e9 / static_cast<double>(K);
     st.counters[std::string(names[w]) + "_allocs"] = static_cast<double>(allocs[w]) / n;
   }
   st.counters["block"] = static_cast<double>(K);
+  st.counters["rounds"] = static_cast<double>(rounds);
 }
 
 #ifdef IVY_HAS_TORCH

@@ -8,11 +8,14 @@ Usage:
   python3 bench/summarize.py overhead.json --compare other.json   # run-to-run agreement
 
 Each benchmark case <backend>/<fn>/<n> reports, per variant (native, ivy, ns = the
-backend's framework-specific namespace), <v>_ns (median time per call of its interleaved
-blocks) and <v>_allocs (heap allocations per call). For every backend and size: function,
-native ns, ivy ns, overhead % and ns, allocations per call, and the namespace column where
-timed; then the mean, median and max overhead per backend and size, naming the functions
-above 1 %.
+backend's framework-specific namespace, bare = torch's call below autograd), <v>_ns (median
+time per call of its interleaved blocks), <v>_allocs (heap allocations per call) and, for
+the variants other than native, <v>_pair (median over rounds of the variant's block over the
+native block of the same round). The overhead is <v>_pair - 1 (in ns: times the native
+time); runs without <v>_pair fall back to the ratio of the two medians. For every backend
+and size: function, native ns, ivy ns, overhead % and ns, allocations per call, and the
+namespace column where timed; then the mean, median and max overhead per backend and size,
+naming the functions above 1 %.
 Only the Python standard library is used.
 """
 import json
@@ -37,17 +40,28 @@ def load(path):
         backend, fn, n = parts[0], parts[1], int(parts[2])
         for kind in ("native", "ivy", "ns", "bare"):
             if f"{kind}_ns" in b:
-                times[(backend, kind, fn, n)] = (b[f"{kind}_ns"], b.get(f"{kind}_allocs", float("nan")))
+                # (median ns, allocations per call, paired ratio or None in older runs)
+                times[(backend, kind, fn, n)] = (b[f"{kind}_ns"], b.get(f"{kind}_allocs", float("nan")),
+                                                 b.get(f"{kind}_pair"))
     return times, data.get("context", {})
+
+
+def pct(times, be, kind, f, n):
+    """Overhead of variant `kind` over native in % and in ns: from the paired ratio when the
+    run has it, else from the two medians."""
+    nat = times[(be, "native", f, n)][0]
+    t, _, r = times[(be, kind, f, n)]
+    if r is None:
+        r = t / nat
+    return (r - 1.0) * 100.0, (r - 1.0) * nat
 
 
 def overheads(times, be, n):
     """{function: (overhead %, overhead ns)} for one backend and size."""
     out = {}
-    for (b, kind, f, m), (iv, _) in times.items():
+    for (b, kind, f, m) in times:
         if b == be and m == n and kind == "ivy" and (be, "native", f, n) in times:
-            nat = times[(be, "native", f, n)][0]
-            out[f] = ((iv - nat) / nat * 100.0, iv - nat)
+            out[f] = pct(times, be, "ivy", f, n)
     return out
 
 
@@ -100,38 +114,38 @@ def main(path):
                 sep += "---:|---:|"
             print(hdr)
             print(sep)
-            pct = {}
+            over = {}
             ns_over = []
             ns_pct = []
             own = []
             for f in fns:
                 if (be, "native", f, n) not in times or (be, "ivy", f, n) not in times:
                     continue
-                nat, na = times[(be, "native", f, n)]
-                iv, ia = times[(be, "ivy", f, n)]
-                p = (iv - nat) / nat * 100.0
-                pct[f] = p
-                ns_over.append(iv - nat)
-                row = f"| {f} | {nat:.1f} | {iv:.1f} | {p:.2f} | {iv - nat:.1f} | {na:.1f} | {ia:.1f} |"
+                nat, na, _ = times[(be, "native", f, n)]
+                iv, ia, _ = times[(be, "ivy", f, n)]
+                p, added = pct(times, be, "ivy", f, n)
+                over[f] = p
+                ns_over.append(added)
+                row = f"| {f} | {nat:.1f} | {iv:.1f} | {p:.2f} | {added:.1f} | {na:.1f} | {ia:.1f} |"
                 if has_ns:
                     if (be, "ns", f, n) in times:
-                        t, _ = times[(be, "ns", f, n)]
-                        ns_pct.append((t - nat) / nat * 100.0)
+                        t = times[(be, "ns", f, n)][0]
+                        ns_pct.append(pct(times, be, "ns", f, n)[0])
                         row += f" {t:.1f} | {ns_pct[-1]:.2f} |"
                     else:
                         row += " | |"
                 if has_bare:
                     if (be, "bare", f, n) in times:
-                        t, _ = times[(be, "bare", f, n)]
-                        own.append(iv - t)
-                        row += f" {t:.1f} | {iv - t:.1f} |"
+                        t = times[(be, "bare", f, n)][0]
+                        own.append(added - pct(times, be, "bare", f, n)[1])
+                        row += f" {t:.1f} | {own[-1]:.1f} |"
                     else:
                         row += " | |"
                 print(row)
             print()
-            if pct:
-                vals = list(pct.values())
-                above = sorted(f for f, p in pct.items() if p > 1.0)
+            if over:
+                vals = list(over.values())
+                above = sorted(f for f, p in over.items() if p > 1.0)
                 spread = f"{min(ns_pct):.2f} .. {max(ns_pct):.2f}" if ns_pct else "-"
                 own_s = f"{statistics.median(own):.1f}" if own else "-"
                 summary.append((n, statistics.mean(vals), statistics.median(vals), max(vals),

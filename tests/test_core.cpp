@@ -157,7 +157,7 @@ TEST(Backends, ToBackendZeroCopyAndValues) {
 }
 
 // Identity maps on xtensor (real, conj, positive of real numbers; ceil, floor, trunc, round
-// of integers) return a new handle on the input's buffer instead of a copy; arrays are never
+// of integers; a roll by whole turns) return a new handle on the input's buffer instead of a copy; arrays are never
 // written in place, so an in-place operator on the result rebinds it and leaves x alone.
 TEST(Backends, XtensorIdentityMapsShareTheBuffer) {
   auto names = backend_names();
@@ -183,6 +183,13 @@ TEST(Backends, XtensorIdentityMapsShareTheBuffer) {
     EXPECT_EQ(xb->data_ptr(y), xb->data_ptr(i));
     EXPECT_EQ(V<std::int32_t>(y), (std::vector<std::int32_t>{-3, 0, 5}));
   }
+  // a roll that moves nothing (shift a multiple of the length) shares the buffer too
+  auto r0 = ivy::roll(x, 12);
+  EXPECT_EQ(xb->data_ptr(r0), xb->data_ptr(x));
+  EXPECT_EQ(r0.shape(), (ivy::Shape{2, 3}));
+  auto r1 = ivy::roll(x, 1);
+  EXPECT_NE(xb->data_ptr(r1), xb->data_ptr(x));
+  EXPECT_EQ(V<float>(r1), (std::vector<float>{7.0f, 1.5f, -2.0f, 3.25f, 0.0f, -0.5f}));
   // complex input: a new buffer with the real part / the conjugate
   auto z = ivy::astype(ivy::asarray({1.0f, 2.0f}, std::nullopt, {}, "xtensor"), ivy::complex64);
   EXPECT_NE(xb->data_ptr(ivy::conj(z)), xb->data_ptr(z));

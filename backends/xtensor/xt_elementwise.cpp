@@ -35,13 +35,13 @@ Array loop1(const Shape& s, DType d, const Array& x, F f) {
   else each1(ptr<U>(out), ptr<T>(x), out.size(), f);
   return out;
 }
-// f(a, b) -> U.
-template <class U, class T, class F>
+// f(a, b) -> U. Wide: f is a select on a compare (loops::each2_best).
+template <class U, class T, bool Wide = false, class F>
 Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
   Array out = alloc(s, d);
   auto g = [f](T a, T b, unsigned char&) { return f(a, b); };
   if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
-    loops::each2_best<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
+    loops::each2_best<unsigned char, Wide>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
   else
     each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
   return out;
@@ -389,8 +389,10 @@ UNARY_FN(signbit, visit, D_IN, real_v<T>, bool_t, s_signbit(v))
 UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
 
 // ---- binary (xtensor broadcasting). CD: compute dtype; inputs are cast to it.
-#define BINARY_FN(name, VIS, CD, COND, OUT, EXPR) BINARY_FN_AS(name, #name, VIS, CD, COND, OUT, EXPR)
-#define BINARY_FN_AS(name, label, VIS, CD, COND, OUT, EXPR)                                         \
+// BINARY_FN_SEL: EXPR is a select on a compare (the Wide loop of loop2).
+#define BINARY_FN(name, VIS, CD, COND, OUT, EXPR) BINARY_FN_AS(name, #name, VIS, CD, COND, OUT, EXPR, false)
+#define BINARY_FN_SEL(name, VIS, CD, COND, OUT, EXPR) BINARY_FN_AS(name, #name, VIS, CD, COND, OUT, EXPR, true)
+#define BINARY_FN_AS(name, label, VIS, CD, COND, OUT, EXPR, WIDE)                                   \
   XT_KERNEL(name) {                                                                                 \
     DType cd = CD;                                                                                  \
     const As a1(in[0], cd), a2(in[1], cd);                                                          \
@@ -400,7 +402,7 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
       auto f = [](T a, T b) -> U { return static_cast<U>(EXPR); };                                  \
       int mode = loop_mode(x1, x2, spec[0].shape);                                                  \
       if (mode >= 0)                                                                                \
-        out[0] = loop2<U, T>(spec[0].shape, spec[0].dtype, x1, x2, mode, f);                        \
+        out[0] = loop2<U, T, WIDE>(spec[0].shape, spec[0].dtype, x1, x2, mode, f);                  \
       else                                                                                          \
         out[0] = eval<U>(spec[0].shape, spec[0].dtype,                                              \
                          xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));        \
@@ -434,7 +436,7 @@ template <class T, class F> T s_f64(T a, T b, F f) { return static_cast<T>(f(a, 
 // in float64, vectorized, correctly rounded; libm's float32 functions one element at a time
 // took 9.5 (atan2), 2.5 (hypot) and ~15 (logaddexp) ns an element); the rest as the others.
 #define VMATH_BINARY(name, expr)                                                                   \
-  BINARY_FN_AS(name##_rest, #name, visit_float, D_OUT, real_v<T>, same_t, expr)                    \
+  BINARY_FN_AS(name##_rest, #name, visit_float, D_OUT, real_v<T>, same_t, expr, false)             \
   XT_KERNEL(name) {                                                                                \
     const DType cd = spec[0].dtype;                                                                \
     if (cd == DType::float32) {                                                                    \
@@ -522,8 +524,8 @@ XT_KERNEL(pow) {
       out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));
   });
 }
-BINARY_FN(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
-BINARY_FN(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
+BINARY_FN_SEL(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
+BINARY_FN_SEL(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
 BINARY_FN(equal, visit, D_PROMOTED, any_v<T>, bool_t, a == b)
 BINARY_FN(not_equal, visit, D_PROMOTED, any_v<T>, bool_t, a != b)
 BINARY_FN(greater, visit, D_PROMOTED, real_v<T>, bool_t, a > b)

@@ -55,7 +55,9 @@ extern std::atomic<int> g_recorders;
 // reference-count pair per input. Only the recorder keeps inputs: with one active, the
 // handles are copied. Used by the elementwise binaries, where, matmul, take,
 // take_along_axis, searchsorted, isin and solve; not for views or functions whose kernels
-// may hand back an input (reshape, astype to the same dtype, ...).
+// may hand back an input's buffer (reshape, astype to the same dtype, and on xtensor the
+// identity maps: real, conj and positive of real numbers, ceil, floor, trunc and round of
+// integers, a roll by whole turns).
 inline Array borrowed(const Array& x) { return Array(std::shared_ptr<ArrayImpl>(std::shared_ptr<ArrayImpl>(), x.impl())); }
 template <class... A>
 inline Array dispatch_fresh(OpId op, const Attrs& a, const A&... xs) {
