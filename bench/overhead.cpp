@@ -169,7 +169,8 @@ void run_case(benchmark::State& st, const Calls& c) {
   constexpr double kMaxProbeNs = 2e9;
   std::int64_t per_iter = 1;
   if (st.max_iterations == 1 && per_call >= 5e5)
-    per_iter = std::clamp<std::int64_t>(std::llround(kMaxProbeNs / (static_cast<double>(nv) * per_call)), 1, kMinRounds);
+    per_iter = std::clamp<std::int64_t>(std::llround(kMaxProbeNs / (static_cast<double>(nv) * per_call)), 1,
+                                        kMinRounds);
   for (auto& b : blocks) b.reserve(static_cast<std::size_t>(st.max_iterations * per_iter));
   std::size_t first = 0;
   std::int64_t rounds = 0;

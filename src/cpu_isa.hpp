@@ -13,8 +13,9 @@
 // A third build, for AVX-512 (IVY_AVX512_FN: F, DQ, VL and BW, 512-bit vectors preferred),
 // is kept for the loops whose lanes are float64 (vec_math.cpp's float32 functions computed in
 // float64), where the width is the speed, and for element-wise selects on a compare
-// (maximum/minimum, loops::each2_best's Wide), where its mask registers are: `isa::kAvx512`, true when the CPU and the operating
-// system have it, unless IVY_CPU_CAPABILITY is `default` or `avx2`. The same bits again.
+// (maximum/minimum, loops::each2_best's Wide), where its mask registers are: `isa::kAvx512`,
+// true when the CPU and the operating system have it, unless IVY_CPU_CAPABILITY is `default`
+// or `avx2`. The same bits again.
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

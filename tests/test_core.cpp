@@ -157,8 +157,9 @@ TEST(Backends, ToBackendZeroCopyAndValues) {
 }
 
 // Identity maps on xtensor (real, conj, positive of real numbers; ceil, floor, trunc, round
-// of integers; a roll by whole turns) return a new handle on the input's buffer instead of a copy; arrays are never
-// written in place, so an in-place operator on the result rebinds it and leaves x alone.
+// of integers; a roll by whole turns) return a new handle on the input's buffer instead of a
+// copy; arrays are never written in place, so an in-place operator on the result rebinds it
+// and leaves x alone.
 TEST(Backends, XtensorIdentityMapsShareTheBuffer) {
   auto names = backend_names();
   if (std::find(names.begin(), names.end(), "xtensor") == names.end()) GTEST_SKIP();
@@ -176,8 +177,10 @@ TEST(Backends, XtensorIdentityMapsShareTheBuffer) {
     EXPECT_EQ(V<float>(x), (std::vector<float>{1.5f, -2.0f, 3.25f, 0.0f, -0.5f, 7.0f}));
   }
   auto i = ivy::asarray(std::vector<std::int32_t>{-3, 0, 5}, std::nullopt, std::nullopt, {}, "xtensor");
-  for (auto* fn : {+[](const ivy::Array& a) { return ivy::ceil(a); }, +[](const ivy::Array& a) { return ivy::floor(a); },
-                   +[](const ivy::Array& a) { return ivy::trunc(a); }, +[](const ivy::Array& a) { return ivy::round(a); }}) {
+  for (auto* fn : {+[](const ivy::Array& a) { return ivy::ceil(a); },
+                   +[](const ivy::Array& a) { return ivy::floor(a); },
+                   +[](const ivy::Array& a) { return ivy::trunc(a); },
+                   +[](const ivy::Array& a) { return ivy::round(a); }}) {
     auto y = fn(i);
     EXPECT_EQ(y.dtype(), ivy::int32);
     EXPECT_EQ(xb->data_ptr(y), xb->data_ptr(i));
