@@ -177,9 +177,6 @@ IInfo iinfo(DType d) {
 }
 
 // ---------------------------------------------------------------- Dims
-Dims::Dims(std::initializer_list<std::int64_t> v) {
-  for (auto x : v) push_back(x);
-}
 void Dims::rank_overflow(std::size_t n) {
   throw ValueError("[shape] rank " + std::to_string(n) + " exceeds ivy's maximum of " + std::to_string(kMaxRank) +
                    " dimensions");

@@ -263,14 +263,19 @@ XT_KERNEL(flip) {  // a strided copy walking the flipped axes backwards
 XT_KERNEL(roll) {
   const Array& x = in[0];
   const std::size_t sz = itemsize(x.dtype());
-  // One (axis, shift) per rolled axis of the array viewed as `shape` (flattened without axes).
-  Shape shape = a.has_axes ? x.shape() : Shape{x.size()};
+  if (!a.has_axes) {  // the flattened array: one row of x.size() elements
+    const std::int64_t n = x.size();
+    const std::int64_t s = n > 1 ? ((a.ints[0] % n) + n) % n : 0;
+    if (!s) return alias_into(out[0], x, x.shape());
+    out[0] = alloc(x.shape(), x.dtype());
+    copyk::roll_rows(static_cast<const unsigned char*>(raw(x)), static_cast<unsigned char*>(raw(out[0])), 1, n, 1, s, sz);
+    return;
+  }
+  // The total shift of each axis (an axis may be named more than once).
+  const Shape& shape = x.shape();
   Dims shift;  // no heap: Dims is fixed-capacity
   shift.resize(shape.size(), 0);
-  if (a.has_axes)
-    for (std::size_t i = 0; i < a.axes.size(); ++i) shift[a.axes[i]] += a.ints[i];
-  else
-    shift[0] = a.ints[0];
+  for (std::size_t i = 0; i < a.axes.size(); ++i) shift[a.axes[i]] += a.ints[i];
   const Array* cur = &x;  // the input by reference until the first rolled axis
   Array result;
   for (std::size_t d = 0; d < shape.size(); ++d) {

@@ -173,7 +173,8 @@ class Dims {
     for (std::size_t i = 0; i < n_; ++i) v_[i] = o.v_[i];
     return *this;
   }
-  Dims(std::initializer_list<std::int64_t> v);
+  // inline: shapes and one-entry shift lists are built from braces on hot paths
+  Dims(std::initializer_list<std::int64_t> v) : Dims(std::span<const std::int64_t>(v.begin(), v.size())) {}
   explicit Dims(std::span<const std::int64_t> v) : n_(v.size()) {  // inline: every array handle copies its shape
     if (n_ > static_cast<std::size_t>(kMaxRank)) rank_overflow(n_);
     for (std::size_t i = 0; i < n_; ++i) v_[i] = v[i];
