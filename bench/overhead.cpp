@@ -53,6 +53,7 @@
 #include <xtensor/xview.hpp>
 
 #include "ivy/backends/xtensor.hpp"
+#include "xt_linalg_native.hpp"
 #endif
 
 // ---------------------------------------------------------------- counting allocator
@@ -391,15 +392,7 @@ void register_xtensor() {
   X_BINARY(pow, xt::pow(a, b), float) X_BINARY(atan2, xt::atan2(a, b), float) X_BINARY(hypot, xt::hypot(a, b), float)
   X_BINARY(equal, xt::equal(a, b), bool) X_BINARY(less, a < b, bool) X_BINARY(greater, a > b, bool)
 #undef X_BINARY
-  using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  reg("matmul",
-      [](const XA& a, const XA& b) {
-        auto k = static_cast<Eigen::Index>(a.shape()[0]);
-        XA r = XA::from_shape(a.shape());
-        Eigen::Map<RowMat>(r.data(), k, k).noalias() =
-            Eigen::Map<const RowMat>(a.data(), k, k) * Eigen::Map<const RowMat>(b.data(), k, k);
-        benchmark::DoNotOptimize(r.data());
-      },
+  reg("matmul", [](const XA& a, const XA& b) { ivybench::xtla::matmul(a, b); },
       [](const ivy::Array& x, const ivy::Array& y) { benchmark::DoNotOptimize(ivy::matmul(x, y)); }, true);
   reg("sum", [](const XA& a, const XA&) { XA r = xt::sum(a, {0}); benchmark::DoNotOptimize(r.data()); },
       [](const ivy::Array& x, const ivy::Array&) { benchmark::DoNotOptimize(ivy::sum(x)); }, false);
@@ -673,21 +666,10 @@ void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, Iv
   }
 }
 // Eigen over row-major xarrays: the kernels factorize a column-major copy and write back.
-using CMat = Eigen::MatrixXf;
-using RMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using RZMat = Eigen::Matrix<std::complex<float>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-CMat cm(const XA& a) {
-  return Eigen::Map<const RMat>(a.data(), static_cast<Eigen::Index>(a.shape()[0]), static_cast<Eigen::Index>(a.shape()[1]));
-}
-Eigen::Map<RMat> rm(XA& a) {
-  return Eigen::Map<RMat>(a.data(), static_cast<Eigen::Index>(a.shape()[0]), static_cast<Eigen::Index>(a.shape()[1]));
-}
-template <class T>
-auto vm(xt::xarray<T>& a) {
-  return Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(a.data(), static_cast<Eigen::Index>(a.size()));
-}
+using ivybench::xtla::CMat;
+using ivybench::xtla::cm;
+using ivybench::xtla::rm;
 XA mat(std::size_t k) { return XA::from_shape({k, k}); }
-XA vec(std::size_t k) { return XA::from_shape({k}); }
 Sh n1(const XIn& t) { return {static_cast<std::size_t>(t.n)}; }
 Sh sq2(const XIn& t) { return {t.s, t.s}; }
 auto evens(const XIn& t) { return xt::range(std::ptrdiff_t{0}, static_cast<std::ptrdiff_t>(t.n), std::ptrdiff_t{2}); }
@@ -829,83 +811,20 @@ void register_xtensor_rest() {
   XR(cumulative_prod, f1, XA, xt::cumprod(t.a, 0), ivy::cumulative_prod(x.a))
   // linear algebra (Eigen, on square matrices)
   XR(diagonal, sq, XA, xt::diagonal(t.a), ivy::linalg::diagonal(x.a))
-  xreg("cholesky", spd, [](const XIn& t) {
-    Eigen::LLT<CMat> llt(cm(t.a));
-    XA r = mat(t.s);
-    rm(r) = llt.matrixL();
-    sink(r.data());
-  }, IV(ivy::linalg::cholesky(x.a)), kCubic);
-  xreg("det", gen, [](const XIn& t) { sink(Eigen::PartialPivLU<CMat>(cm(t.a)).determinant()); },
-       IV(ivy::linalg::det(x.a)), kCubic);
-  xreg("slogdet", gen, [](const XIn& t) {
-    Eigen::PartialPivLU<CMat> lu(cm(t.a));
-    float sign = static_cast<float>(lu.permutationP().determinant()), logabs = 0;
-    for (Eigen::Index k = 0; k < lu.matrixLU().rows(); ++k) {
-      float d = lu.matrixLU()(k, k);
-      sign *= d < 0 ? -1.f : 1.f;
-      logabs += std::log(std::abs(d));
-    }
-    sink(sign), sink(logabs);
-  }, IV(ivy::linalg::slogdet(x.a)), kCubic);
-  xreg("inv", gen, [](const XIn& t) {
-    XA r = mat(t.s);
-    rm(r) = Eigen::PartialPivLU<CMat>(cm(t.a)).inverse();
-    sink(r.data());
-  }, IV(ivy::linalg::inv(x.a)), kCubic);
-  xreg("solve", gen, [](const XIn& t) {
-    XA r = mat(t.s);
-    rm(r) = Eigen::PartialPivLU<CMat>(cm(t.a)).solve(cm(t.b));
-    sink(r.data());
-  }, IV(ivy::linalg::solve(x.a, x.b)), kCubic);
-  xreg("eigh", spd, [](const XIn& t) {
-    Eigen::SelfAdjointEigenSolver<CMat> es(cm(t.a), Eigen::ComputeEigenvectors);
-    XA w = vec(t.s), v = mat(t.s);
-    vm(w) = es.eigenvalues();
-    rm(v) = es.eigenvectors();
-    sink(w.data()), sink(v.data());
-  }, IV(ivy::linalg::eigh(x.a)), kCubic);
-  xreg("eigvalsh", spd, [](const XIn& t) {
-    Eigen::SelfAdjointEigenSolver<CMat> es(cm(t.a), Eigen::EigenvaluesOnly);
-    XA w = vec(t.s);
-    vm(w) = es.eigenvalues();
-    sink(w.data());
-  }, IV(ivy::linalg::eigvalsh(x.a)), kCubic);
-  xreg("eig", gen, [](const XIn& t) {
-    Eigen::EigenSolver<CMat> es(cm(t.a), true);
-    XZ w = XZ::from_shape({t.s}), v = XZ::from_shape({t.s, t.s});
-    vm(w) = es.eigenvalues();
-    Eigen::Map<RZMat>(v.data(), static_cast<Eigen::Index>(t.s), static_cast<Eigen::Index>(t.s)) = es.eigenvectors();
-    sink(w.data()), sink(v.data());
-  }, IV(ivy::linalg::eig(x.a)), kCubic);
-  xreg("eigvals", gen, [](const XIn& t) {
-    Eigen::EigenSolver<CMat> es(cm(t.a), false);
-    XZ w = XZ::from_shape({t.s});
-    vm(w) = es.eigenvalues();
-    sink(w.data());
-  }, IV(ivy::linalg::eigvals(x.a)), kCubic);
-  xreg("svd", gen, [](const XIn& t) {
-    Eigen::JacobiSVD<CMat> svd(cm(t.a), Eigen::ComputeFullU | Eigen::ComputeFullV);
-    XA u = mat(t.s), s = vec(t.s), vh = mat(t.s);
-    rm(u) = svd.matrixU();
-    vm(s) = svd.singularValues();
-    rm(vh) = svd.matrixV().adjoint();
-    sink(u.data()), sink(s.data()), sink(vh.data());
-  }, IV(ivy::linalg::svd(x.a)), kCubic);
-  xreg("svdvals", gen, [](const XIn& t) {
-    Eigen::JacobiSVD<CMat> svd(cm(t.a));
-    XA s = vec(t.s);
-    vm(s) = svd.singularValues();
-    sink(s.data());
-  }, IV(ivy::linalg::svdvals(x.a)), kCubic);
-  xreg("qr", gen, [](const XIn& t) {
-    Eigen::HouseholderQR<CMat> qr(cm(t.a));
-    CMat q = CMat::Identity(qr.rows(), qr.cols());
-    q.applyOnTheLeft(qr.householderQ());
-    XA Q = mat(t.s), R = mat(t.s);
-    rm(Q) = q;
-    rm(R) = qr.matrixQR().triangularView<Eigen::Upper>();
-    sink(Q.data()), sink(R.data());
-  }, IV(ivy::linalg::qr(x.a)), kCubic);
+  // (the native calls: bench/xt_linalg_native.cpp)
+  namespace la = ivybench::xtla;
+  xreg("cholesky", spd, [](const XIn& t) { la::cholesky(t.a); }, IV(ivy::linalg::cholesky(x.a)), kCubic);
+  xreg("det", gen, [](const XIn& t) { la::det(t.a); }, IV(ivy::linalg::det(x.a)), kCubic);
+  xreg("slogdet", gen, [](const XIn& t) { la::slogdet(t.a); }, IV(ivy::linalg::slogdet(x.a)), kCubic);
+  xreg("inv", gen, [](const XIn& t) { la::inv(t.a); }, IV(ivy::linalg::inv(x.a)), kCubic);
+  xreg("solve", gen, [](const XIn& t) { la::solve(t.a, t.b); }, IV(ivy::linalg::solve(x.a, x.b)), kCubic);
+  xreg("eigh", spd, [](const XIn& t) { la::eigh(t.a); }, IV(ivy::linalg::eigh(x.a)), kCubic);
+  xreg("eigvalsh", spd, [](const XIn& t) { la::eigvalsh(t.a); }, IV(ivy::linalg::eigvalsh(x.a)), kCubic);
+  xreg("eig", gen, [](const XIn& t) { la::eig(t.a); }, IV(ivy::linalg::eig(x.a)), kCubic);
+  xreg("eigvals", gen, [](const XIn& t) { la::eigvals(t.a); }, IV(ivy::linalg::eigvals(x.a)), kCubic);
+  xreg("svd", gen, [](const XIn& t) { la::svd(t.a); }, IV(ivy::linalg::svd(x.a)), kCubic);
+  xreg("svdvals", gen, [](const XIn& t) { la::svdvals(t.a); }, IV(ivy::linalg::svdvals(x.a)), kCubic);
+  xreg("qr", gen, [](const XIn& t) { la::qr(t.a); }, IV(ivy::linalg::qr(x.a)), kCubic);
   // fft (Eigen::FFT, kissfft; a length-1 transform is the identity, as in the kernels)
   xreg("fft", f1, [](const XIn& t) {
     XZ r = XZ::from_shape(n1(t));
