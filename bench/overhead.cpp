@@ -425,8 +425,8 @@ void register_xtensor() {
 // and x.index_put() parse the index and add broadcast_to/reshape/arange dispatches), so
 // their ivy side is the ivy::dispatch call those front ends end in, with x[::2] attrs.
 // Torch natives repeat the kernel's at:: calls (backends/torch/torch_backend.cpp); xtensor
-// natives are the xtensor expression or call (Eigen on a column-major copy for linalg,
-// Eigen::FFT with a plan made per call, as the kernels do).
+// natives are the xtensor expression or call (Eigen on a column-major copy for linalg, in
+// xt_linalg_native.cpp; Eigen::FFT with a plan made per call, as the kernels do).
 template <class T>
 void sink(T&& v) {
   benchmark::DoNotOptimize(v);
