@@ -668,8 +668,8 @@ void xreg(const char* fn, XMake make, std::function<void(const XIn&)> native, Iv
 // Eigen over row-major xarrays: the kernels factorize a column-major copy and write back.
 using ivybench::xtla::CMat;
 using ivybench::xtla::cm;
+using ivybench::xtla::mat;
 using ivybench::xtla::rm;
-XA mat(std::size_t k) { return XA::from_shape({k, k}); }
 Sh n1(const XIn& t) { return {static_cast<std::size_t>(t.n)}; }
 Sh sq2(const XIn& t) { return {t.s, t.s}; }
 auto evens(const XIn& t) { return xt::range(std::ptrdiff_t{0}, static_cast<std::ptrdiff_t>(t.n), std::ptrdiff_t{2}); }

@@ -15,7 +15,6 @@ auto vm(xt::xarray<T>& a) {
   return Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(a.data(), static_cast<Eigen::Index>(a.size()));
 }
 std::size_t side(const XA& a) { return a.shape()[0]; }
-XA mat(std::size_t k) { return XA::from_shape({k, k}); }
 XA vec(std::size_t k) { return XA::from_shape({k}); }
 template <class T>
 void sink(T&& v) {

@@ -11,13 +11,14 @@ namespace ivybench::xtla {
 using XA = xt::xarray<float>;
 using CMat = Eigen::MatrixXf;
 using RMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-// a column-major copy of a row-major matrix, and a row-major matrix viewed in place
+// a column-major copy of a row-major matrix, a row-major matrix viewed in place, a new k x k one
 inline CMat cm(const XA& a) {
   return Eigen::Map<const RMat>(a.data(), static_cast<Eigen::Index>(a.shape()[0]), static_cast<Eigen::Index>(a.shape()[1]));
 }
 inline Eigen::Map<RMat> rm(XA& a) {
   return Eigen::Map<RMat>(a.data(), static_cast<Eigen::Index>(a.shape()[0]), static_cast<Eigen::Index>(a.shape()[1]));
 }
+inline XA mat(std::size_t k) { return XA::from_shape({k, k}); }
 // Each computes the function's results into new xarrays (as the ivy kernel allocates its
 // outputs) and hands them to benchmark::DoNotOptimize.
 void matmul(const XA& a, const XA& b);

@@ -14,6 +14,10 @@ namespace ivy::copyk {
 void strided_copy(unsigned char* dst, const unsigned char* src, const Shape& os, const Dims& strides, std::int64_t base,
                   std::size_t sz);
 
+// A roll's shift as the equivalent one in [0, len) (len > 0; shifts may be negative or
+// several turns).
+inline std::int64_t roll_shift(std::int64_t shift, std::int64_t len) { return ((shift % len) + len) % len; }
+
 // dst = src rolled by `shift` (0 < shift < len) along the middle axis of an [outer, len,
 // inner] contiguous array of sz-byte elements: each of the outer rows in two memcpy's.
 void roll_rows(const unsigned char* src, unsigned char* dst, std::int64_t outer, std::int64_t len, std::int64_t inner,

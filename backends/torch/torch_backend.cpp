@@ -952,7 +952,7 @@ at::Tensor roll_copy(const at::Tensor& x, const Attrs& a) {
       if (d < ax) outer *= x.size(d);
       else if (d > ax) inner *= x.size(d);
   }
-  const std::int64_t s = ((a.ints[0] % len) + len) % len;
+  const std::int64_t s = copyk::roll_shift(a.ints[0], len);
   at::Tensor r = ::at::cpu::empty(x.sizes(), x.options());
   const auto sz = static_cast<std::size_t>(x.element_size());
   if (s == 0) std::memcpy(r.data_ptr(), x.data_ptr(), static_cast<std::size_t>(x.numel()) * sz);

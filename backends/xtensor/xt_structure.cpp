@@ -265,7 +265,7 @@ XT_KERNEL(roll) {
   const std::size_t sz = itemsize(x.dtype());
   if (!a.has_axes) {  // the flattened array: one row of x.size() elements
     const std::int64_t n = x.size();
-    const std::int64_t s = n > 1 ? ((a.ints[0] % n) + n) % n : 0;
+    const std::int64_t s = n > 1 ? copyk::roll_shift(a.ints[0], n) : 0;
     if (!s) return alias_into(out[0], x, x.shape());
     out[0] = alloc(x.shape(), x.dtype());
     copyk::roll_rows(static_cast<const unsigned char*>(raw(x)), static_cast<unsigned char*>(raw(out[0])), 1, n, 1, s, sz);
@@ -281,7 +281,7 @@ XT_KERNEL(roll) {
   for (std::size_t d = 0; d < shape.size(); ++d) {
     std::int64_t len = shape[d];
     if (len <= 1 || x.size() == 0) continue;
-    std::int64_t s = ((shift[d] % len) + len) % len;
+    std::int64_t s = copyk::roll_shift(shift[d], len);
     if (!s) continue;
     Array next = alloc(x.shape(), x.dtype());
     const AxisBlocks b = blocks_around(shape, static_cast<std::int64_t>(d));
