@@ -664,9 +664,20 @@ using sortk::radix_sort;
 using sortk::RadixBuf;
 using sortk::sort_key;
 // Sorts along a.i0; writes values (want_values) or int64 indices.
+// Along the last axis (the default, and every 1-d sort) the rows are x's own rows: no
+// permuted copy of x, no permute of the result, and no handle copies (each an atomic
+// reference-count update).
 Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
-  std::int64_t outer, len;
-  Array xr = axes_to_end(x, Dims{a.i0}, &outer, &len);
+  const std::int64_t r = x.ndim();  // >= 1 (meta)
+  const bool last = a.i0 == r - 1;
+  std::int64_t outer = 1, len = x.shape()[static_cast<std::size_t>(a.i0)];
+  Array moved;
+  if (last) {
+    for (std::int64_t d = 0; d + 1 < r; ++d) outer *= x.shape()[static_cast<std::size_t>(d)];
+  } else {
+    moved = axes_to_end(x, Dims{a.i0}, &outer, &len);
+  }
+  const Array& xr = last ? x : moved;
   Array res = alloc(xr.shape(), want_values ? x.dtype() : int64);
   visit(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -702,8 +713,8 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
       }
     }
   });
+  if (last) return res;
   Dims perm;
-  std::int64_t r = x.ndim();
   for (std::int64_t d = 0, s = 0; d < r; ++d) perm.push_back(d == a.i0 ? r - 1 : s++);
   return permute(res, perm);
 }
