@@ -23,11 +23,12 @@ std::vector<std::size_t> red_axes(const Array& x, const Attrs& a) {
 }
 Dims red_dims(const Array& x, const Attrs& a) {  // no heap: Dims is fixed-capacity
   Dims d;
-  if (a.has_axes)
+  if (a.has_axes) {
     for (auto v : a.axes) d.push_back(v);
-  else
+    if (d.size() > 1) std::sort(d.begin(), d.end());
+  } else {  // every axis, already in order
     for (std::int64_t i = 0; i < x.ndim(); ++i) d.push_back(i);
-  std::sort(d.begin(), d.end());
+  }
   return d;
 }
 Shape squeezed(const Array& x, const std::vector<std::size_t>& ax) {
