@@ -149,11 +149,13 @@ Array contiguous_copy(const Array& x) {
   return out;
 }
 
-Array axes_to_end(const Array& x, const Dims& axes, std::int64_t* outer, std::int64_t* inner) {
-  Dims perm;
+const Array& axes_to_end_copy(const Array& x, const Dims& axes, Array& moved, std::int64_t* outer,
+                              std::int64_t* inner) {
+  const std::int64_t r = x.ndim();
   *outer = 1;
   *inner = 1;
-  for (std::int64_t i = 0; i < x.ndim(); ++i)
+  Dims perm;
+  for (std::int64_t i = 0; i < r; ++i)
     if (std::find(axes.begin(), axes.end(), i) == axes.end()) {
       perm.push_back(i);
       *outer *= x.shape()[i];
@@ -162,7 +164,8 @@ Array axes_to_end(const Array& x, const Dims& axes, std::int64_t* outer, std::in
     perm.push_back(a);
     *inner *= x.shape()[a];
   }
-  return permute(x, perm);
+  moved = permute(x, perm);
+  return moved;
 }
 
 // ---------------------------------------------------------------- host services

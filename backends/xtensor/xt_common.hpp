@@ -186,8 +186,22 @@ Array permute(const Array& x, const Dims& perm);
 using copyk::strided_copy;  // src/strided_copy.hpp
 Array contiguous_copy(const Array& x);
 
-// Moves `axes` of x to the end (keeping order); returns [outer, inner] sizes.
-Array axes_to_end(const Array& x, const Dims& axes, std::int64_t* outer, std::int64_t* inner);
+// x with `axes` moved to the end (keeping order), and its [outer, inner] sizes. When they
+// already are the trailing axes in that order, x itself (no copy, and no handle copy: each
+// is an atomic reference-count update); else a permuted copy, held in `moved`.
+// (Inline: the trailing case is the common one, a few compares on the kernels' hot path.)
+const Array& axes_to_end_copy(const Array& x, const Dims& axes, Array& moved, std::int64_t* outer, std::int64_t* inner);
+inline const Array& axes_to_end(const Array& x, const Dims& axes, Array& moved, std::int64_t* outer,
+                                std::int64_t* inner) {
+  const std::int64_t r = x.ndim(), k = static_cast<std::int64_t>(axes.size());
+  bool trailing = true;
+  for (std::int64_t i = 0; i < k; ++i) trailing &= axes[static_cast<std::size_t>(i)] == r - k + i;
+  if (!trailing) return axes_to_end_copy(x, axes, moved, outer, inner);
+  *outer = 1;
+  *inner = 1;
+  for (std::int64_t d = 0; d < r; ++d) (d < r - k ? *outer : *inner) *= x.shape()[d];
+  return x;
+}
 
 [[noreturn]] void fail(const char* op, const std::string& msg);
 

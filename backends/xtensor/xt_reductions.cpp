@@ -121,24 +121,14 @@ XT_KERNEL(prod) { xt_reduce<1>(in, a, spec, out); }
 XT_KERNEL(mean) { xt_reduce<2>(in, a, spec, out); }
 
 // Row-wise: reduction axes moved to the end, f(row pointer, length) -> value.
-// (axes sorted; when they already are the trailing axes, x is read in place, without a
-// permuted copy or a handle copy.)
+// (axes sorted; when they already are the trailing axes, x is read in place.)
 template <class T, class U, class F>
 Array rows(const Array& x, const Dims& axes, const OutSpec& spec, F&& f) {
-  std::int64_t outer = 1, inner = 1;
-  const std::int64_t r = x.ndim(), k = static_cast<std::int64_t>(axes.size());
-  bool trailing = true;
-  for (std::int64_t i = 0; i < k; ++i) trailing &= axes[static_cast<std::size_t>(i)] == r - k + i;
+  std::int64_t outer, inner;
   Array moved;
-  const Array* xr = &x;
-  if (trailing) {
-    for (std::int64_t d = 0; d < r; ++d) (d < r - k ? outer : inner) *= x.shape()[d];
-  } else {
-    moved = axes_to_end(x, axes, &outer, &inner);
-    xr = &moved;
-  }
+  const Array& xr = axes_to_end(x, axes, moved, &outer, &inner);
   Array res = alloc(spec.shape, spec.dtype);
-  const T* p = ptr<T>(*xr);
+  const T* p = ptr<T>(xr);
   U* o = ptr<U>(res);
   for (std::int64_t i = 0; i < outer; ++i) o[i] = f(p + i * inner, inner);
   return res;

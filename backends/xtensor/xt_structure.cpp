@@ -522,8 +522,9 @@ XT_KERNEL(take_along_axis) {
   Array x = broadcast_to(in[0], xs);
   Array ib = broadcast_to(cast_if(in[1], int64), os);
   std::int64_t outer, inner_x, outer2, inner_i;
-  Array xr = axes_to_end(x, Dims{ax}, &outer, &inner_x);
-  Array ir = axes_to_end(ib, Dims{ax}, &outer2, &inner_i);
+  Array xm, im;
+  const Array& xr = axes_to_end(x, Dims{ax}, xm, &outer, &inner_x);
+  const Array& ir = axes_to_end(ib, Dims{ax}, im, &outer2, &inner_i);
   Shape rs;
   for (std::int64_t d = 0; d < static_cast<std::int64_t>(os.size()); ++d)
     if (d != ax) rs.push_back(os[d]);
@@ -664,20 +665,13 @@ using sortk::radix_sort;
 using sortk::RadixBuf;
 using sortk::sort_key;
 // Sorts along a.i0; writes values (want_values) or int64 indices.
-// Along the last axis (the default, and every 1-d sort) the rows are x's own rows: no
-// permuted copy of x, no permute of the result, and no handle copies (each an atomic
-// reference-count update).
+// Along the last axis (the default, and every 1-d sort) the rows are x's own rows
+// (axes_to_end returns x) and the result needs no permute.
 Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
   const std::int64_t r = x.ndim();  // >= 1 (meta)
-  const bool last = a.i0 == r - 1;
-  std::int64_t outer = 1, len = x.shape()[static_cast<std::size_t>(a.i0)];
+  std::int64_t outer, len;
   Array moved;
-  if (last) {
-    for (std::int64_t d = 0; d + 1 < r; ++d) outer *= x.shape()[static_cast<std::size_t>(d)];
-  } else {
-    moved = axes_to_end(x, Dims{a.i0}, &outer, &len);
-  }
-  const Array& xr = last ? x : moved;
+  const Array& xr = axes_to_end(x, Dims{a.i0}, moved, &outer, &len);
   Array res = alloc(xr.shape(), want_values ? x.dtype() : int64);
   visit(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -713,7 +707,7 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
       }
     }
   });
-  if (last) return res;
+  if (a.i0 == r - 1) return res;
   Dims perm;
   for (std::int64_t d = 0, s = 0; d < r; ++d) perm.push_back(d == a.i0 ? r - 1 : s++);
   return permute(res, perm);
