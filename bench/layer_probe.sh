@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Instructions and simulated L1 data-cache misses per call of one xtensor function through
+# ivy and natively (bench/layer_probe.cpp under callgrind's cache simulation, with this
+# machine's L1d and L2 sizes read from lscpu). What the ivy call adds over the native one is
+# the layer's own cost: at sizes whose data passes through L1 in one call, every cache line
+# the layer touches is gone again by the next call.
+#   bench/layer_probe.sh <roll|add|square|abs|flip> <elements> [reps]   (build first)
+set -euo pipefail
+fn=${1:?function}; n=${2:?elements}; reps=${3:-1000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+probe=${LAYER_PROBE:-$here/build/bench/layer_probe}
+command -v valgrind >/dev/null || { echo "layer_probe.sh: valgrind is not installed" >&2; exit 2; }
+size_of() {  # lscpu prints "48 KiB (1 instance)" or "2 MiB"
+  lscpu | awk -F: -v k="$1" '$1 ~ k {v=$2; gsub(/^ +/, "", v); split(v, p, " "); m = p[2] ~ /MiB/ ? 1048576 : 1024; print int(p[1] * m); exit}'
+}
+l1d=$(size_of "L1d cache"); l2=$(size_of "L2 cache")
+l1d=${l1d:-49152}; l2=${l2:-2097152}
+# per-instance sizes: lscpu totals the caches of every core
+cores=$(lscpu | awk -F: '/^Core\(s\) per socket/ {gsub(/ /, "", $2); print $2}')
+[ -n "$cores" ] && [ "$cores" -gt 1 ] && l1d=$((l1d / cores)) && l2=$((l2 / cores))
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+valgrind --tool=callgrind --cache-sim=yes --D1="$l1d,12,64" --I1=32768,8,64 --LL="$l2,16,64" \
+  --callgrind-out-file="$out" --toggle-collect='*probe_ivy*' --toggle-collect='*probe_native*' \
+  "$probe" "$fn" "$n" "$reps" >/dev/null 2>&1
+echo "$fn, $n elements, per call (L1d $((l1d / 1024)) KiB, L2 $((l2 / 1024)) KiB simulated):"
+callgrind_annotate --inclusive=yes --show=Ir,D1mr,D1mw "$out" 2>/dev/null |
+  awk -v reps="$reps" '/probe_(ivy|native)\(/ && !seen[$0 ~ /probe_ivy/]++ {
+      gsub(/,/, ""); w = ($0 ~ /probe_ivy/) ? "ivy" : "native"
+      ir[w] = $1; mr[w] = $3; mw[w] = $5 }
+    END {
+      for (w in ir) printf "  %-6s %9.0f instructions %7.1f L1d read misses %7.1f L1d write misses\n", w, ir[w] / reps, mr[w] / reps, mw[w] / reps
+      printf "  added  %9.0f instructions %7.1f L1d read misses %7.1f L1d write misses\n", (ir["ivy"] - ir["native"]) / reps, (mr["ivy"] - mr["native"]) / reps, (mw["ivy"] - mw["native"]) / reps }'
