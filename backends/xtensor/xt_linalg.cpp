@@ -72,7 +72,9 @@ Shape batch_shape(const Shape& s, std::size_t drop) {
 // shape `in`, which broadcasts to `out` (right-aligned, size-1 axes repeat).
 std::vector<Index> broadcast_map(const Shape& out, const Shape& in) {
   const std::size_t ro = out.size(), ri = in.size();
-  std::vector<Index> stride(ro, 0);
+  Dims stride, ctr;  // fixed capacity: no heap
+  stride.resize(ro, 0);
+  ctr.resize(ro, 0);
   Index acc = 1;
   for (std::size_t j = ri; j-- > 0;) {
     std::size_t oj = j + (ro - ri);
@@ -81,7 +83,6 @@ std::vector<Index> broadcast_map(const Shape& out, const Shape& in) {
   }
   const Index total = out.numel();
   std::vector<Index> map(static_cast<std::size_t>(total));
-  std::vector<Index> ctr(ro, 0);
   Index cur = 0;
   for (Index i = 0; i < total; ++i) {
     map[static_cast<std::size_t>(i)] = cur;
@@ -299,7 +300,9 @@ XT_KERNEL(solve) {
   out[0] = alloc(spec[0].shape, d);
   const Index nb = bo.numel();
   if (nb == 0 || m == 0 || k == 0) return;
-  const auto ia = broadcast_map(bo, ba), ib = broadcast_map(bo, bb);
+  // one matrix (no batch): no maps, and no allocation beyond the result
+  std::vector<Index> ia, ib;
+  if (nb > 1) ia = broadcast_map(bo, ba), ib = broadcast_map(bo, bb);
   visit_fc("solve", A, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* pa = ptr<T>(A);
@@ -308,7 +311,7 @@ XT_KERNEL(solve) {
     Index last_a = -1;
     Eigen::PartialPivLU<CMat<T>> lu;
     for (Index b = 0; b < nb; ++b) {
-      const Index ja = ia[static_cast<std::size_t>(b)];
+      const Index ja = nb > 1 ? ia[static_cast<std::size_t>(b)] : 0;
       if (ja != last_a) {  // a broadcast matrix is factorized once per run
         lu.compute(CRMap<T>(pa + ja * m * m, m, m));
         if (lu_singular(lu))
@@ -316,7 +319,8 @@ XT_KERNEL(solve) {
                            desc(in[1]) + "; backend xtensor)");
         last_a = ja;
       }
-      RMap<T>(po + b * m * k, m, k) = lu.solve(CRMap<T>(pb + ib[static_cast<std::size_t>(b)] * m * k, m, k));
+      const Index jb = nb > 1 ? ib[static_cast<std::size_t>(b)] : 0;
+      RMap<T>(po + b * m * k, m, k) = lu.solve(CRMap<T>(pb + jb * m * k, m, k));
     }
   });
 }
