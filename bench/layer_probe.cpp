@@ -6,7 +6,6 @@
 //   layer_probe <roll|add|square|abs|flip> <elements> [reps]
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include <xtensor/xarray.hpp>

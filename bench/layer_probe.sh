@@ -10,14 +10,13 @@ fn=${1:?function}; n=${2:?elements}; reps=${3:-1000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 probe=${LAYER_PROBE:-$here/build/bench/layer_probe}
 command -v valgrind >/dev/null || { echo "layer_probe.sh: valgrind is not installed" >&2; exit 2; }
-size_of() {  # lscpu prints "48 KiB (1 instance)" or "2 MiB"
-  lscpu | awk -F: -v k="$1" '$1 ~ k {v=$2; gsub(/^ +/, "", v); split(v, p, " "); m = p[2] ~ /MiB/ ? 1048576 : 1024; print int(p[1] * m); exit}'
+size_of() {  # one cache's bytes: lscpu prints the total, "96 KiB (2 instances)" or "2 MiB"
+  lscpu | awk -F: -v k="$1" '$1 ~ k {v=$2; gsub(/^ +/, "", v); split(v, p, " "); m = p[2] ~ /MiB/ ? 1048576 : 1024
+    n = 1; if (match(v, /\(([0-9]+) instance/)) { n = substr(v, RSTART + 1) + 0 }
+    print int(p[1] * m / n); exit}'
 }
 l1d=$(size_of "L1d cache"); l2=$(size_of "L2 cache")
 l1d=${l1d:-49152}; l2=${l2:-2097152}
-# per-instance sizes: lscpu totals the caches of every core
-cores=$(lscpu | awk -F: '/^Core\(s\) per socket/ {gsub(/ /, "", $2); print $2}')
-[ -n "$cores" ] && [ "$cores" -gt 1 ] && l1d=$((l1d / cores)) && l2=$((l2 / cores))
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 valgrind --tool=callgrind --cache-sim=yes --D1="$l1d,12,64" --I1=32768,8,64 --LL="$l2,16,64" \

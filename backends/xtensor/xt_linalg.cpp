@@ -69,8 +69,17 @@ Shape batch_shape(const Shape& s, std::size_t drop) {
 }
 
 // For each linear index into the batch shape `out`, the linear index into the batch
-// shape `in`, which broadcasts to `out` (right-aligned, size-1 axes repeat).
-std::vector<Index> broadcast_map(const Shape& out, const Shape& in) {
+// shape `in`, which broadcasts to `out` (right-aligned, size-1 axes repeat). A batch of one
+// (a single matrix, the common call) needs no table: every index maps to 0 and nothing is
+// allocated.
+struct BatchMap {
+  std::vector<Index> map;  // empty for a batch of one
+  Index operator[](Index b) const { return map.empty() ? 0 : map[static_cast<std::size_t>(b)]; }
+};
+BatchMap broadcast_map(const Shape& out, const Shape& in) {
+  BatchMap r;
+  const Index total = out.numel();
+  if (total <= 1) return r;
   const std::size_t ro = out.size(), ri = in.size();
   Dims stride, ctr;  // fixed capacity: no heap
   stride.resize(ro, 0);
@@ -81,8 +90,8 @@ std::vector<Index> broadcast_map(const Shape& out, const Shape& in) {
     stride[oj] = in[j] == 1 ? 0 : acc;
     acc *= in[j];
   }
-  const Index total = out.numel();
-  std::vector<Index> map(static_cast<std::size_t>(total));
+  std::vector<Index>& map = r.map;
+  map.resize(static_cast<std::size_t>(total));
   Index cur = 0;
   for (Index i = 0; i < total; ++i) {
     map[static_cast<std::size_t>(i)] = cur;
@@ -93,7 +102,7 @@ std::vector<Index> broadcast_map(const Shape& out, const Shape& in) {
       ctr[d] = 0;
     }
   }
-  return map;
+  return r;
 }
 
 // ------------------------------------------------------------------ matmul
@@ -124,8 +133,7 @@ XT_KERNEL(matmul) {
     std::memset(raw(out[0]), 0, static_cast<std::size_t>(out[0].size()) * itemsize(d));
     return;
   }
-  std::vector<Index> i1, i2;  // batch offsets; a single matrix product needs none
-  if (nb > 1) i1 = broadcast_map(bo, b1), i2 = broadcast_map(bo, b2);
+  const BatchMap i1 = broadcast_map(bo, b1), i2 = broadcast_map(bo, b2);  // batch offsets
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
@@ -139,7 +147,7 @@ XT_KERNEL(matmul) {
       const U* p2 = reinterpret_cast<const U*>(ptr<T>(x2));
       U* po = reinterpret_cast<U*>(ptr<T>(out[0]));
       for (Index b = 0; b < nb; ++b) {
-        const Index o1 = nb > 1 ? i1[static_cast<std::size_t>(b)] : 0, o2 = nb > 1 ? i2[static_cast<std::size_t>(b)] : 0;
+        const Index o1 = i1[b], o2 = i2[b];
         CRMap<U> A(p1 + o1 * m * k, m, k);
         CRMap<U> B(p2 + o2 * k * N, k, N);
         RMap<U> C(po + b * m * N, m, N);
@@ -300,9 +308,7 @@ XT_KERNEL(solve) {
   out[0] = alloc(spec[0].shape, d);
   const Index nb = bo.numel();
   if (nb == 0 || m == 0 || k == 0) return;
-  // one matrix (no batch): no maps, and no allocation beyond the result
-  std::vector<Index> ia, ib;
-  if (nb > 1) ia = broadcast_map(bo, ba), ib = broadcast_map(bo, bb);
+  const BatchMap ia = broadcast_map(bo, ba), ib = broadcast_map(bo, bb);
   visit_fc("solve", A, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* pa = ptr<T>(A);
@@ -311,7 +317,7 @@ XT_KERNEL(solve) {
     Index last_a = -1;
     Eigen::PartialPivLU<CMat<T>> lu;
     for (Index b = 0; b < nb; ++b) {
-      const Index ja = nb > 1 ? ia[static_cast<std::size_t>(b)] : 0;
+      const Index ja = ia[b];
       if (ja != last_a) {  // a broadcast matrix is factorized once per run
         lu.compute(CRMap<T>(pa + ja * m * m, m, m));
         if (lu_singular(lu))
@@ -319,8 +325,7 @@ XT_KERNEL(solve) {
                            desc(in[1]) + "; backend xtensor)");
         last_a = ja;
       }
-      const Index jb = nb > 1 ? ib[static_cast<std::size_t>(b)] : 0;
-      RMap<T>(po + b * m * k, m, k) = lu.solve(CRMap<T>(pb + jb * m * k, m, k));
+      RMap<T>(po + b * m * k, m, k) = lu.solve(CRMap<T>(pb + ib[b] * m * k, m, k));
     }
   });
 }
