@@ -4,8 +4,13 @@
 # machine's L1d and L2 sizes read from lscpu). What the ivy call adds over the native one is
 # the layer's own cost: at sizes whose data passes through L1 in one call, every cache line
 # the layer touches is gone again by the next call.
-#   bench/layer_probe.sh <roll|add|square|abs|flip> <elements> [reps]   (build first)
+# With --tree, also where the ivy call's instructions go: each function it runs, with its
+# inclusive instructions per call (those above 1 % of the call).
+#   bench/layer_probe.sh [--tree] <function> <elements> [reps]   (build first;
+#   build/bench/layer_probe --list: the functions)
 set -euo pipefail
+tree=0
+if [ "${1:-}" = --tree ]; then tree=1; shift; fi
 fn=${1:?function}; n=${2:?elements}; reps=${3:-1000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 probe=${LAYER_PROBE:-$here/build/bench/layer_probe}
@@ -30,3 +35,15 @@ callgrind_annotate --inclusive=yes --show=Ir,D1mr,D1mw "$out" 2>/dev/null |
     END {
       for (w in ir) printf "  %-6s %9.0f instructions %7.1f L1d read misses %7.1f L1d write misses\n", w, ir[w] / reps, mr[w] / reps, mw[w] / reps
       printf "  added  %9.0f instructions %7.1f L1d read misses %7.1f L1d write misses\n", (ir["ivy"] - ir["native"]) / reps, (mr["ivy"] - mr["native"]) / reps, (mw["ivy"] - mw["native"]) / reps }'
+if [ "$tree" = 1 ]; then
+  valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect='*probe_ivy*' "$probe" "$fn" "$n" "$reps" >/dev/null 2>&1
+  echo "  where the ivy call's instructions go (inclusive, per call):"
+  callgrind_annotate --inclusive=yes "$out" 2>/dev/null |
+    awk -v reps="$reps" '/^ *[0-9,]+ +\([ 0-9.]+%\) +[^ ]/ && !/PROGRAM TOTALS/ {
+        c = $1; gsub(/,/, "", c); pct = $2 $3; gsub(/[()%]/, "", pct)
+        if (pct + 0 < 1) next
+        line = $0; sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, "", line); sub(/^[^:]*:/, "", line); sub(/ \[[^]]*\]$/, "", line)
+        if (line ~ /^(main|\(below main\)|0x[0-9a-f]+|__libc_start)/ || line ~ /libc_start/) next
+        if (length(line) > 150) line = substr(line, 1, 147) "..."
+        printf "  %9.0f  %s\n", c / reps, line }'
+fi

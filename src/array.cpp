@@ -464,7 +464,7 @@ void Array::index_put(const std::vector<Index>& items, const Array& value) {
     throw ValueError("[index_put] value of shape " + value.shape().str() + " cannot be broadcast to the selection " +
                      pos.shape().str());
   Array v = reshape(broadcast_to(value, pos.shape()), Shape{pos.size()});
-  *this = dispatch(OpId::index_put_flat, {*this, flat, v}, Attrs{});
+  *this = dispatch(OpId::index_put_flat, {*this, flat, v}, detail::kNoAttrs);
 }
 void Array::index_put(std::initializer_list<Index> items, const Array& value) { index_put(std::vector<Index>(items), value); }
 void Array::index_put(std::initializer_list<Index> items, Scalar value) {

@@ -232,12 +232,29 @@ Array dispatch(OpId op, std::span<const Array> in, const Attrs& a, Backend expli
   return out;
 }
 
-std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend) {
-  OutSpec specs[kMaxOutputs];
-  Array outs[kMaxOutputs];
+namespace {
+// Output slots on the stack, N of them: the primitive's outputs are moved into the vector.
+template <int N>
+std::vector<Array> run_to_vector(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend) {
+  OutSpec specs[N];
+  Array outs[N];
   int n = run(op, in, a, explicit_backend, specs, outs);
   // moved, not copied: a copied handle costs an atomic reference-count pair
   return std::vector<Array>(std::make_move_iterator(outs), std::make_move_iterator(outs + n));
+}
+// Most primitives have at most this many outputs: their calls construct (and destroy) this
+// many specs and handles instead of kMaxOutputs (16) of each.
+constexpr int kFewOutputs = 4;
+}  // namespace
+
+std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend) {
+  const OpInfo& info = kOps[static_cast<int>(op)];
+  // A data-dependent count (nonzero) is at most the first input's rank (see kMaxOutputs).
+  const std::int64_t most = info.n_out >= 0                      ? info.n_out
+                            : !in.empty() && in[0].defined() ? in[0].ndim()
+                                                             : kMaxOutputs;
+  if (most <= kFewOutputs) return run_to_vector<kFewOutputs>(op, in, a, explicit_backend);
+  return run_to_vector<kMaxOutputs>(op, in, a, explicit_backend);
 }
 
 int dispatch_into(OpId op, std::span<const Array> in, const Attrs& a, std::span<Array> out, Backend explicit_backend) {
@@ -246,6 +263,10 @@ int dispatch_into(OpId op, std::span<const Array> in, const Attrs& a, std::span<
     throw Error(std::string("[") + info.name + "] dispatch_into was given " + std::to_string(out.size()) +
                 " output slots; this primitive has " + (info.n_out < 0 ? "a data-dependent number of" : std::to_string(info.n_out)) +
                 " outputs" + (info.n_out < 0 ? " (use dispatch_multi)" : ""));
+  if (info.n_out <= kFewOutputs) {
+    OutSpec specs[kFewOutputs];
+    return run(op, in, a, explicit_backend, specs, out.data());
+  }
   OutSpec specs[kMaxOutputs];
   return run(op, in, a, explicit_backend, specs, out.data());
 }

@@ -1,5 +1,5 @@
 // Result handles (a backend's ArrayImpl together with its shared_ptr control block: one
-// block of one size per backend) recycled through a small per-thread free list: a handle
+// block of one size per backend; on xtensor also small results with their data) recycled through a small per-thread free list: a handle
 // costs a pointer pop instead of a malloc/free pair. The list is plain thread-local data
 // (no guard on access); a thread_local flusher, set up on first use, returns the cached
 // blocks when the thread ends, after which blocks go straight back to operator delete
@@ -43,6 +43,30 @@ template <class Tag>
   (void)flush;
 }
 
+// A cached block of Tag's one size, or nullptr when the list is empty.
+template <class Tag>
+inline void* take() {
+  Cache& c = t_cache<Tag>;
+  void* p = c.head;
+  if (p) {
+    c.head = *static_cast<void**>(p);
+    --c.count;
+  }
+  return p;
+}
+// Keeps block p (of Tag's one size) for reuse; false when the list is full or the thread is
+// ending, and the caller frees it.
+template <class Tag>
+inline bool give(void* p) {
+  Cache& c = t_cache<Tag>;
+  if (c.dead || c.count >= kMaxCached) return false;
+  if (!c.registered) register_flush<Tag>(c);
+  *static_cast<void**>(p) = c.head;
+  c.head = p;
+  ++c.count;
+  return true;
+}
+
 // The allocator for std::allocate_shared<Impl>(Alloc<Impl, Tag>(), ...).
 template <class U, class Tag>
 struct Alloc {
@@ -55,22 +79,12 @@ struct Alloc {
   template <class V>
   Alloc(const Alloc<V, Tag>&) {}  // NOLINT: rebinding
   U* allocate(std::size_t n) {
-    Cache& c = t_cache<Tag>;
-    if (n == 1 && c.head) {
-      void* p = c.head;
-      c.head = *static_cast<void**>(p);
-      --c.count;
-      return static_cast<U*>(p);
-    }
+    if (n == 1)
+      if (void* p = take<Tag>()) return static_cast<U*>(p);
     return static_cast<U*>(::operator new(n * sizeof(U)));
   }
   void deallocate(U* p, std::size_t n) {
-    Cache& c = t_cache<Tag>;
-    if (n != 1 || c.dead || c.count >= kMaxCached) return ::operator delete(p);
-    if (!c.registered) register_flush<Tag>(c);
-    *reinterpret_cast<void**>(p) = c.head;
-    c.head = p;
-    ++c.count;
+    if (n != 1 || !give<Tag>(p)) ::operator delete(p);
   }
   template <class V>
   friend bool operator==(const Alloc&, const Alloc<V, Tag>&) { return true; }

@@ -344,9 +344,10 @@ TEST_P(Core, Random) {
   EXPECT_EQ(ivy::max(r).item<std::int64_t>(), 3);
 }
 
-// Result handles are recycled per thread (torch): arrays made on one thread and released on
-// another, threads that end with handles cached, and many handles alive at once keep their
-// values (run under ASan as well).
+// Result handles are recycled per thread (torch; on xtensor, results of at most 64 bytes
+// together with their data): arrays made on one thread and released on another, threads
+// that end with handles cached, many handles alive at once, and results on both sides of
+// xtensor's 64-byte line keep their values (run under ASan as well).
 TEST_P(Core, ArraysAcrossThreads) {
   ivy::Backend b(GetParam());
   std::vector<ivy::Array> made;
@@ -371,6 +372,25 @@ TEST_P(Core, ArraysAcrossThreads) {
   made.clear();
   auto y = ivy::add(ivy::ones({2}), ivy::ones({2}));
   EXPECT_EQ(V<float>(y), std::vector<float>(2, 2.0f));
+  // 1, 16 (64 bytes) and 17 floats, a 0-d result, and 8 doubles (64 bytes), made in turn so
+  // that recycled blocks of one size meet results of the others
+  ivy::BackendScope s(b);
+  std::vector<ivy::Array> mixed;
+  for (int round = 0; round < 3; ++round) {
+    mixed.clear();
+    for (int i = 0; i < 100; ++i) {
+      const std::int64_t n = i % 4 == 0 ? 1 : i % 4 == 1 ? 16 : 17;
+      mixed.push_back(ivy::full({n}, static_cast<double>(i + round), ivy::float32));
+      mixed.push_back(ivy::sum(mixed.back()));
+      mixed.push_back(ivy::full({8}, static_cast<double>(-i), ivy::float64));
+    }
+    for (int i = 0; i < 100; ++i) {
+      const std::int64_t n = i % 4 == 0 ? 1 : i % 4 == 1 ? 16 : 17;
+      ASSERT_EQ(V<float>(mixed[3 * i]), std::vector<float>(static_cast<std::size_t>(n), static_cast<float>(i + round)));
+      ASSERT_FLOAT_EQ(mixed[3 * i + 1].item<float>(), static_cast<float>(n * (i + round)));
+      ASSERT_EQ(V<double>(mixed[3 * i + 2]), std::vector<double>(8, -i));
+    }
+  }
 }
 
 // dispatch_into writes a fixed number of outputs into caller slots; concat takes a braced

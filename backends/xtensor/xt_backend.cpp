@@ -16,6 +16,14 @@ namespace {
 // Allocates the XtImpl and its buffer in one block: the allocator over-allocates and hands
 // out the tail as the data area (one heap allocation per result array), aligned to 64 bytes
 // (a cache line; the AVX2 loops lose ~15 % on data 16 bytes off a 32-byte boundary).
+// Results of at most kSmallData bytes (one-element and other small results) take blocks of
+// one size from a per-thread free list (src/handle_cache.hpp): a pointer pop and push
+// instead of malloc and free, ~120 of the ~250 instructions a result array cost (callgrind,
+// bench/layer_probe.sh). The control block keeps this allocator, so `extra` tells
+// deallocate which way the block came.
+template <class U>
+struct XtSmallResults;  // the free list's tag (one block size per U)
+constexpr std::size_t kAlign = 64, kSmallData = 64;
 template <class U>
 struct TailAlloc {
   using value_type = U;
@@ -24,15 +32,19 @@ struct TailAlloc {
   TailAlloc(std::size_t e, void** t) : extra(e), tail(t) {}
   template <class V>
   TailAlloc(const TailAlloc<V>& o) : extra(o.extra), tail(o.tail) {}  // NOLINT
+  bool small(std::size_t n) const { return n == 1 && extra <= kSmallData; }
   U* allocate(std::size_t n) {
-    constexpr std::size_t kAlign = 64;
     const std::size_t head = n * sizeof(U);
-    auto* p = static_cast<unsigned char*>(::operator new(head + kAlign - 1 + extra));
+    void* block = small(n) ? handles::take<XtSmallResults<U>>() : nullptr;
+    if (!block) block = ::operator new(head + kAlign - 1 + (small(n) ? kSmallData : extra));
+    auto* p = static_cast<unsigned char*>(block);
     const auto t = (reinterpret_cast<std::uintptr_t>(p + head) + kAlign - 1) & ~static_cast<std::uintptr_t>(kAlign - 1);
     *tail = p + (t - reinterpret_cast<std::uintptr_t>(p));
     return reinterpret_cast<U*>(p);
   }
-  void deallocate(U* p, std::size_t) noexcept { ::operator delete(p); }
+  void deallocate(U* p, std::size_t n) noexcept {
+    if (!small(n) || !handles::give<XtSmallResults<U>>(p)) ::operator delete(p);
+  }
   template <class V>
   bool operator==(const TailAlloc<V>& o) const { return tail == o.tail; }
 };

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "xt_common.hpp"
@@ -25,25 +27,29 @@ std::string P(const char* op) { return std::string("[") + op + "] "; }
 // place when ReadInPlace, the lines are contiguous and already that long; else gathered into
 // the scratch `li`, which tf may then modify), and tf writes `out_len` values to `out`
 // (the result's line itself when contiguous, else the scratch `lo`, then scattered).
-template <bool ReadInPlace, class A, class B, class TF>
-void each_line(const A* src, B* dst, const AxisBlocks& b, Index keep, Index in_len, Index out_len, std::vector<A>& li,
+// A real source S read into complex scratch A is converted as it is gathered (never read in place).
+template <bool ReadInPlace, class S, class A, class B, class TF>
+void each_line(const S* src, B* dst, const AxisBlocks& b, Index keep, Index in_len, Index out_len, std::vector<A>& li,
                std::vector<B>& lo, TF&& tf) {
-  const bool read_direct = ReadInPlace && b.inner == 1 && b.len == in_len;
+  constexpr bool kInPlace = ReadInPlace && std::is_same_v<S, A>;
+  const bool read_direct = kInPlace && b.inner == 1 && b.len == in_len;
   const bool write_direct = b.inner == 1;
   if (!read_direct && li.size() < static_cast<std::size_t>(in_len)) li.resize(static_cast<std::size_t>(in_len));
   if (!write_direct && lo.size() < static_cast<std::size_t>(out_len)) lo.resize(static_cast<std::size_t>(out_len));
   for (Index o = 0; o < b.outer; ++o) {
     for (Index i = 0; i < b.inner; ++i) {
-      const A* s = src + o * b.len * b.inner + i;
+      const S* s = src + o * b.len * b.inner + i;
       B* d = dst + o * out_len * b.inner + i;
       B* out = write_direct ? d : lo.data();
       auto gathered = [&] {
-        for (Index j = 0; j < keep; ++j) li[j] = s[j * b.inner];
+        for (Index j = 0; j < keep; ++j) li[j] = A(s[j * b.inner]);
         std::fill(li.begin() + keep, li.begin() + in_len, A(0));
         return li.data();
       };
-      if constexpr (ReadInPlace)
+      if constexpr (kInPlace)
         tf(read_direct ? s : static_cast<const A*>(gathered()), out);
+      else if constexpr (ReadInPlace)
+        tf(static_cast<const A*>(gathered()), out);
       else
         tf(gathered(), out);
       if (!write_direct)
@@ -58,34 +64,41 @@ void each_line(const A* src, B* dst, const AxisBlocks& b, Index keep, Index in_l
 template <class R>
 struct Fft {
   using C = std::complex<R>;
-  Eigen::FFT<R> fft;
+  std::optional<Eigen::FFT<R>> plan;  // made on the first transform longer than 1
   std::vector<C> cline, cres;
   std::vector<R> rline, rres;
   // Scaling is applied once, at the end; real forward transforms produce only the n/2+1
   // bins kept (HalfSpectrum skips mirroring the rest; the pointer overloads used here
   // read no other flag).
-  Fft() {
-    fft.SetFlag(Eigen::FFT<R>::Unscaled);
-    fft.SetFlag(Eigen::FFT<R>::HalfSpectrum);
+  Eigen::FFT<R>& fft() {
+    if (!plan) {
+      plan.emplace();
+      plan->SetFlag(Eigen::FFT<R>::Unscaled);
+      plan->SetFlag(Eigen::FFT<R>::HalfSpectrum);
+    }
+    return *plan;
   }
 
   // Complex transform of length n along axis ax of src (shape `shape`, updated to the
-  // result's); dst holds the result (outer * n * inner elements).
-  void c2c(const C* src, C* dst, Shape& shape, Index ax, Index n, bool inverse) {
+  // result's); dst holds the result (outer * n * inner elements). A real src (S = R) is
+  // converted line by line as it is read.
+  template <class S>
+  void c2c(const S* src, C* dst, Shape& shape, Index ax, Index n, bool inverse) {
     const AxisBlocks b = blocks_around(shape, ax);
     shape[static_cast<std::size_t>(ax)] = n;
     if (b.outer * n * b.inner == 0) return;
     const Index keep = std::min(b.len, n);
     if (n == 1) {
       for (Index o = 0; o < b.outer; ++o)
-        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i] : C(0);
+        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? C(src[o * b.len * b.inner + i]) : C(0);
       return;
     }
+    Eigen::FFT<R>& f = fft();
     each_line<true>(src, dst, b, keep, n, n, cline, cres, [&](const C* in, C* out) {
       if (inverse)
-        fft.inv(out, in, n);
+        f.inv(out, in, n);
       else
-        fft.fwd(out, in, n);
+        f.fwd(out, in, n);
     });
   }
 
@@ -101,7 +114,8 @@ struct Fft {
         for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = C(keep ? src[o * b.len * b.inner + i] : R(0), 0);
       return;
     }
-    each_line<true>(src, dst, b, keep, n, nh, rline, cres, [&](const R* in, C* out) { fft.fwd(out, in, n); });
+    Eigen::FFT<R>& f = fft();
+    each_line<true>(src, dst, b, keep, n, nh, rline, cres, [&](const R* in, C* out) { f.fwd(out, in, n); });
   }
 
   // Complex-to-real (Hermitian) inverse transform with n output points along ax: reads
@@ -122,14 +136,15 @@ struct Fft {
         for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i].real() : R(0);
       return;
     }
+    Eigen::FFT<R>& f = fft();
     if (n % 4 == 0) {
-      each_line<true>(src, dst, b, keep, nh, n, cline, rres, [&](const C* in, R* out) { fft.inv(out, in, n); });
+      each_line<true>(src, dst, b, keep, nh, n, cline, rres, [&](const C* in, R* out) { f.inv(out, in, n); });
       return;
     }
     each_line<false>(src, dst, b, keep, nh, n, cline, rres, [&](C* in, R* out) {
       in[0] = C(in[0].real(), 0);
       if (n % 2 == 0) in[nh - 1] = C(in[nh - 1].real(), 0);
-      fft.inv(out, in, n);
+      f.inv(out, in, n);
     });
   }
 };
@@ -198,22 +213,28 @@ Shape after(Shape s, Index ax, Index m) {
 }
 // Complex transforms over axes [from, to) of a.axes; the last one (when `last`) writes the
 // result array. Intermediates alternate between two buffers.
-template <class R>
-const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const std::complex<R>* src, Shape& shape, const Attrs& a,
+// A real source (S = R, the input itself) is read only by the first transform.
+template <class R, class S>
+const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const S* src0, Shape& shape, const Attrs& a,
                                  std::size_t from, std::size_t to, bool inverse, bool last, const OutSpec& spec,
                                  Array* out, std::vector<std::complex<R>>* bufs) {
   using C = std::complex<R>;
+  const C* src = nullptr;
+  if constexpr (std::is_same_v<S, C>) src = src0;
   for (std::size_t i = from; i < to; ++i) {
     const Shape next = after(shape, a.axes[i], a.ints[i]);
     C* dst;
     if (last && i + 1 == to) {
       dst = result<C>(op, next, spec, out);
     } else {
-      std::vector<C>& b = src == bufs[0].data() ? bufs[1] : bufs[0];
+      std::vector<C>& b = src && src == bufs[0].data() ? bufs[1] : bufs[0];
       b.resize(static_cast<std::size_t>(next.numel()));
       dst = b.data();
     }
-    f.c2c(src, dst, shape, a.axes[i], a.ints[i], inverse);
+    if (std::is_same_v<S, C> || i > from)
+      f.c2c(src, dst, shape, a.axes[i], a.ints[i], inverse);
+    else
+      f.c2c(src0, dst, shape, a.axes[i], a.ints[i], inverse);
     src = dst;
   }
   return src;
@@ -225,11 +246,15 @@ XT_KERNEL(fft_c2c) {
   visit_precision("fft_c2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
-    const As x_as(x0, dtype_v<C>);
-    Shape shape = (*x_as).shape();
+    Shape shape = x0.shape();
     Fft<R> f;
     std::vector<C> bufs[2];
-    c2c_steps<R>("fft_c2c", f, ptr<C>(*x_as), shape, a, 0, a.axes.size(), a.b0, true, spec[0], out, bufs);
+    if (x0.dtype() == dtype_v<R>) {  // a real input of this precision: converted as the first transform reads it
+      c2c_steps<R>("fft_c2c", f, ptr<R>(x0), shape, a, 0, a.axes.size(), a.b0, true, spec[0], out, bufs);
+    } else {
+      const As x_as(x0, dtype_v<C>);
+      c2c_steps<R>("fft_c2c", f, ptr<C>(*x_as), shape, a, 0, a.axes.size(), a.b0, true, spec[0], out, bufs);
+    }
     scale_by(ptr<C>(out[0]), out[0].size(), norm_scale(a, a.b0));
   });
 }

@@ -134,6 +134,21 @@ Array rows(const Array& x, const Dims& axes, const OutSpec& spec, F&& f) {
   return res;
 }
 
+// Row-wise over every axis: the whole buffer is the one row (what rows() computes when
+// every axis is reduced, without building the axis list or looking for a permutation).
+template <class T, class U, class F>
+Array rows_all(const Array& x, const OutSpec& spec, F&& f) {
+  Array res = alloc(spec.shape, spec.dtype);
+  ptr<U>(res)[0] = f(ptr<T>(x), x.size());
+  return res;
+}
+// rows() over the attributes' axes (a.axes when given, else every axis).
+template <class T, class U, class F>
+Array rows_of(const Array& x, const Attrs& a, const OutSpec& spec, F&& f) {
+  if (!a.has_axes) return rows_all<T, U>(x, spec, std::forward<F>(f));
+  return rows<T, U>(x, red_dims(x, a), spec, std::forward<F>(f));
+}
+
 template <bool IsMax>
 void minmax(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   visit(in[0].dtype(), [&](auto tag) {
@@ -141,8 +156,7 @@ void minmax(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
     if constexpr (is_cplx_v<T>) {
       fail(IsMax ? "max" : "min", "complex inputs are not ordered");
     } else {
-      out[0] = rows<T, T>(in[0], red_dims(in[0], a), spec[0],
-                          [](const T* r, std::int64_t len) { return rowk::extreme<IsMax>(r, len); });
+      out[0] = rows_of<T, T>(in[0], a, spec[0], [](const T* r, std::int64_t len) { return rowk::extreme<IsMax>(r, len); });
     }
   });
 }
@@ -153,8 +167,7 @@ template <bool IsAll>
 void allany(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   visit(in[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    out[0] = rows<T, bool>(in[0], red_dims(in[0], a), spec[0],
-                           [](const T* r, std::int64_t len) { return rowk::all_any<IsAll>(r, len); });
+    out[0] = rows_of<T, bool>(in[0], a, spec[0], [](const T* r, std::int64_t len) { return rowk::all_any<IsAll>(r, len); });
   });
 }
 XT_KERNEL(all) { allany<true>(in, a, spec, out); }
@@ -170,7 +183,7 @@ void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) 
   visit_float(cd, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using R = real_t<T>;
-    out[0] = rows<T, R>(x, red_dims(x, a), spec[0], [corr](const T* r, std::int64_t len) {
+    out[0] = rows_of<T, R>(x, a, spec[0], [corr](const T* r, std::int64_t len) {
       T m{};
       for (std::int64_t i = 0; i < len; ++i) m += r[i];
       m /= static_cast<R>(len);
@@ -190,18 +203,15 @@ XT_KERNEL(std) { variance<true>(in, a, spec, out); }
 template <bool IsMax>
 void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   const Array& x = in[0];
-  Dims axes;
-  if (a.has_axes && x.ndim()) axes.push_back(a.i0);
-  else
-    for (std::int64_t i = 0; i < x.ndim(); ++i) axes.push_back(i);
+  const bool one_axis = a.has_axes && x.ndim();
   visit(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_cplx_v<T>) {
       fail(IsMax ? "argmax" : "argmin", "complex inputs are not ordered");
     } else {
       // first occurrence of the extreme; the first NaN wins (as NumPy does)
-      out[0] = rows<T, std::int64_t>(x, axes, spec[0],
-                                     [](const T* r, std::int64_t len) { return rowk::arg_extreme<IsMax>(r, len); });
+      auto f = [](const T* r, std::int64_t len) { return rowk::arg_extreme<IsMax>(r, len); };
+      out[0] = one_axis ? rows<T, std::int64_t>(x, Dims{a.i0}, spec[0], f) : rows_all<T, std::int64_t>(x, spec[0], f);
     }
   });
 }

@@ -37,6 +37,8 @@ struct OutSpec {
   bool known = true;
 };
 
+// The most outputs a primitive has. A primitive whose count is data dependent (n_out = -1 in
+// ops.def: nonzero) has at most as many as its first input has axes.
 inline constexpr int kMaxOutputs = kMaxRank;
 
 // meta: validates inputs (throwing ivy errors that start with "[op]") and fills the

@@ -124,7 +124,7 @@ Array cross(const Array& x1, const Array& x2, std::int64_t axis) {
 Array det(const Array& x) {
   need_square(x, "det");
   need_float(x, "det");
-  return dispatch(OpId::det, x, Attrs{});
+  return dispatch(OpId::det, x, detail::kNoAttrs);
 }
 Array diagonal(const Array& x, std::int64_t offset) {
   need_matrix(x, "diagonal");
@@ -136,30 +136,30 @@ EighResult eigh(const Array& x) {
   need_square(x, "eigh");
   need_float(x, "eigh");
   Array r[2];
-  dispatch_into(OpId::eigh, std::span<const Array>(&x, 1), Attrs{}, r);
+  dispatch_into(OpId::eigh, std::span<const Array>(&x, 1), detail::kNoAttrs, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 Array eigvalsh(const Array& x) {
   need_square(x, "eigvalsh");
   need_float(x, "eigvalsh");
-  return dispatch(OpId::eigvalsh, x, Attrs{});
+  return dispatch(OpId::eigvalsh, x, detail::kNoAttrs);
 }
 EigResult eig(const Array& x) {
   need_square(x, "eig");
   need_float(x, "eig");
   Array r[2];
-  dispatch_into(OpId::eig, std::span<const Array>(&x, 1), Attrs{}, r);
+  dispatch_into(OpId::eig, std::span<const Array>(&x, 1), detail::kNoAttrs, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 Array eigvals(const Array& x) {
   need_square(x, "eigvals");
   need_float(x, "eigvals");
-  return dispatch(OpId::eigvals, x, Attrs{});
+  return dispatch(OpId::eigvals, x, detail::kNoAttrs);
 }
 Array inv(const Array& x) {
   need_square(x, "inv");
   need_float(x, "inv");
-  return dispatch(OpId::inv, x, Attrs{});
+  return dispatch(OpId::inv, x, detail::kNoAttrs);
 }
 Array matmul(const Array& x1, const Array& x2) { return ivy::matmul(x1, x2); }
 Array matrix_norm(const Array& x, bool keepdims, const Ord& ord) {
@@ -266,7 +266,7 @@ SlogdetResult slogdet(const Array& x) {
   need_square(x, "slogdet");
   need_float(x, "slogdet");
   Array r[2];
-  dispatch_into(OpId::slogdet, std::span<const Array>(&x, 1), Attrs{}, r);
+  dispatch_into(OpId::slogdet, std::span<const Array>(&x, 1), detail::kNoAttrs, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 Array solve(const Array& x1, const Array& x2) {
@@ -288,7 +288,7 @@ SVDResult svd(const Array& x, bool full_matrices) {
 Array svdvals(const Array& x) {
   need_matrix(x, "svdvals");
   need_float(x, "svdvals");
-  return dispatch(OpId::svdvals, x, Attrs{});
+  return dispatch(OpId::svdvals, x, detail::kNoAttrs);
 }
 Array tensordot(const Array& x1, const Array& x2, const TensordotAxes& axes) { return ivy::tensordot(x1, x2, axes); }
 Array trace(const Array& x, std::int64_t offset, std::optional<DType> dtype) {

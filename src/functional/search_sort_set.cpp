@@ -34,7 +34,7 @@ Array count_nonzero(const Array& x, const AxisArg& axis, bool keepdims) {
 }
 std::vector<Array> nonzero(const Array& x) {
   detail::need_defined(x, "nonzero");
-  return dispatch_multi(OpId::nonzero, std::span<const Array>(&x, 1), Attrs{});
+  return dispatch_multi(OpId::nonzero, std::span<const Array>(&x, 1), detail::kNoAttrs);
 }
 Array searchsorted(const Array& x1, const Array& x2, std::string_view side, const std::optional<Array>& sorter) {
   detail::need_defined(x1, "searchsorted");
@@ -74,7 +74,7 @@ namespace {
 // The unique primitive's four outputs (values, first indices, inverse, counts) into r.
 void unique4(const Array& x, const char* name, Array (&r)[4]) {
   detail::need_defined(x, name);
-  dispatch_into(OpId::unique, std::span<const Array>(&x, 1), Attrs{}, r);
+  dispatch_into(OpId::unique, std::span<const Array>(&x, 1), detail::kNoAttrs, r);
 }
 }  // namespace
 UniqueAll unique_all(const Array& x) {
