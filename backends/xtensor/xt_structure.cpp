@@ -647,6 +647,14 @@ XT_KERNEL(searchsorted) {
 // Stable sort; short runs by insertion (no temporary buffer, which std::stable_sort
 // allocates on every call).
 constexpr std::int64_t kSmallSort = 32;
+// Room for kSmallSort (value, index) pairs left uninitialized: an array of pairs would
+// value-initialize all 32 on every call (~64 stores for a one-element sort). Filled with
+// placement new.
+template <class KV>
+struct SmallPairs {
+  alignas(KV) unsigned char bytes[kSmallSort * sizeof(KV)];
+  KV* data() { return reinterpret_cast<KV*>(bytes); }
+};
 template <class It, class Less>
 void stable_sort_small(It first, It last, Less less) {
   if (last - first > kSmallSort) return std::stable_sort(first, last, less);
@@ -694,13 +702,13 @@ Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
       }
       // indices: sort (value, index) pairs by value, stably (no indirection in the compares)
       using KV = std::pair<T, std::int64_t>;
-      KV small[kSmallSort];  // short rows need no heap buffer
+      SmallPairs<KV> small;  // short rows need no heap buffer
       std::vector<KV> big(len > kSmallSort ? static_cast<std::size_t>(len) : 0);
-      KV* kv = len > kSmallSort ? big.data() : small;
+      KV* kv = len > kSmallSort ? big.data() : small.data();
       std::int64_t* r = ptr<std::int64_t>(res);
       for (std::int64_t o = 0; o < outer; ++o) {
         const T* row = p + o * len;
-        for (std::int64_t k = 0; k < len; ++k) kv[k] = {row[k], k};
+        for (std::int64_t k = 0; k < len; ++k) ::new (static_cast<void*>(kv + k)) KV(row[k], k);
         if (a.b0) stable_sort_small(kv, kv + len, [](const KV& u, const KV& v) { return lt(v.first, u.first); });
         else stable_sort_small(kv, kv + len, [](const KV& u, const KV& v) { return lt(u.first, v.first); });
         for (std::int64_t k = 0; k < len; ++k) r[o * len + k] = kv[k].second;
@@ -740,11 +748,11 @@ XT_KERNEL(unique) {
         return;
       }
     }
-    KV small[kSmallSort];
+    SmallPairs<KV> small;
     std::vector<KV> big(N > kSmallSort ? static_cast<std::size_t>(N) : 0);
-    KV* kv = N > kSmallSort ? big.data() : small;
+    KV* kv = N > kSmallSort ? big.data() : small.data();
     {
-      for (std::int64_t k = 0; k < N; ++k) kv[k] = {p[k], k};
+      for (std::int64_t k = 0; k < N; ++k) ::new (static_cast<void*>(kv + k)) KV(p[k], k);
       stable_sort_small(kv, kv + N, [](const KV& u, const KV& v) {
         if constexpr (is_cplx_v<T>) {
           if (u.first.real() != v.first.real()) return lt(u.first.real(), v.first.real());
