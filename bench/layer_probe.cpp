@@ -47,7 +47,7 @@ struct IvyIn {
 
 #define LAYER_PROBE_FNS(X)                                                                                           \
   X(roll) X(add) X(square) X(abs) X(flip) X(any) X(all) X(argmin) X(nonzero) X(unique_all) X(take_along_axis) X(det) \
-      X(slogdet) X(svdvals) X(eigh) X(eigvalsh) X(fft) X(irfft) X(pow)
+      X(slogdet) X(svdvals) X(eigh) X(eigvalsh) X(fft) X(rfft) X(irfft) X(pow)
 enum class Fn {
 #define LAYER_PROBE_ENUM(f) f,
   LAYER_PROBE_FNS(LAYER_PROBE_ENUM)
@@ -89,6 +89,7 @@ void sink(T&& v) {
     IVY_PROBE(eigh, ivy::linalg::eigh(x.spd))
     IVY_PROBE(eigvalsh, ivy::linalg::eigvalsh(x.spd))
     IVY_PROBE(fft, ivy::fft::fft(x.a))
+    IVY_PROBE(rfft, ivy::fft::rfft(x.a))
     IVY_PROBE(irfft, ivy::fft::irfft(x.z, x.n))
     IVY_PROBE(pow, ivy::pow(x.a, x.b))
 #undef IVY_PROBE
@@ -140,6 +141,18 @@ void sink(T&& v) {
         XZ c = xt::cast<std::complex<float>>(t.a);
         Eigen::FFT<float> fft;
         fft.fwd(r.data(), c.data(), t.n);
+      }
+      sink(r.data());
+      break;
+    }
+    case Fn::rfft: {
+      XZ r = XZ::from_shape({static_cast<std::size_t>(t.n / 2 + 1)});
+      if (t.n == 1) {
+        r(0) = t.a(0);
+      } else {
+        Eigen::FFT<float> fft;
+        fft.SetFlag(Eigen::FFT<float>::HalfSpectrum);
+        fft.fwd(r.data(), t.a.data(), t.n);
       }
       sink(r.data());
       break;

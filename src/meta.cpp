@@ -551,28 +551,32 @@ int m_qr(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
 
 // ---- fft
 namespace {
-Shape fft_shape(const char* op, const Array& x, const Attrs& a) {
+// The result's shape and dtype, written straight into the output spec (no Shape copies).
+int fft_spec(const char* op, const Array& x, const Attrs& a, DType d, OutSpec* out) {
   if (a.axes.size() != a.ints.size() || a.axes.empty())
     throw ValueError(P(op) + "axes " + a.axes.str() + " and lengths " + a.ints.str() + " must be non-empty and match");
   need_axes(op, a.axes, x.ndim());
-  Shape s = x.shape();
+  Shape& s = out[0].shape;
+  s = x.shape();
   for (std::size_t i = 0; i < a.axes.size(); ++i) {
     if (a.ints[i] < 1) throw ValueError(P(op) + "invalid number of data points " + std::to_string(a.ints[i]));
     s[a.axes[i]] = a.ints[i];
   }
-  return s;
+  out[0].dtype = d;
+  out[0].known = true;
+  return 1;
 }
 }  // namespace
 int m_fft_c2c(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  return one(out, fft_shape(op, in[0], a), complex_of(in[0].dtype()));
+  return fft_spec(op, in[0], a, complex_of(in[0].dtype()), out);
 }
 int m_fft_r2c(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  Shape s = fft_shape(op, in[0], a);
-  s[a.axes.back()] = a.ints.back() / 2 + 1;
-  return one(out, s, complex_of(in[0].dtype()));
+  fft_spec(op, in[0], a, complex_of(in[0].dtype()), out);
+  out[0].shape[a.axes.back()] = a.ints.back() / 2 + 1;
+  return 1;
 }
 int m_fft_c2r(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  return one(out, fft_shape(op, in[0], a), real_of(complex_of(in[0].dtype())));
+  return fft_spec(op, in[0], a, real_of(complex_of(in[0].dtype())), out);
 }
 
 }  // namespace ivy::meta

@@ -58,6 +58,31 @@ void each_line(const S* src, B* dst, const AxisBlocks& b, Index keep, Index in_l
   }
 }
 
+// A transform of length 1, whatever its direction, is a copy of each line's first value
+// (zero for empty lines), converted to the destination's type (a complex value's real
+// part where that is real: the imaginary part of bin 0 is ignored by a Hermitian inverse).
+template <class D, class S>
+D point_value(S v) {
+  if constexpr (std::is_floating_point_v<D> && !std::is_floating_point_v<S>)
+    return v.real();
+  else
+    return D(v);
+}
+template <class S, class D>
+void first_points(const S* src, D* dst, const AxisBlocks& b) {
+  if (b.len == 0) {
+    std::fill(dst, dst + b.outer * b.inner, D(0));
+    return;
+  }
+  const Index step = b.len * b.inner;
+  if (b.inner == 1) {
+    for (Index o = 0; o < b.outer; ++o) dst[o] = point_value<D>(src[o * step]);
+    return;
+  }
+  for (Index o = 0; o < b.outer; ++o)
+    for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = point_value<D>(src[o * step + i]);
+}
+
 // The transforms write into a destination the caller provides (the result array itself
 // for the last axis, so no final copy) and keep their per-line scratch buffers between
 // axes; a length-1 transform is a copy and touches neither Eigen nor the scratch.
@@ -86,13 +111,14 @@ struct Fft {
   void c2c(const S* src, C* dst, Shape& shape, Index ax, Index n, bool inverse) {
     const AxisBlocks b = blocks_around(shape, ax);
     shape[static_cast<std::size_t>(ax)] = n;
+    c2c_lines(src, dst, b, n, inverse);
+  }
+  // The same on the lines of an input seen as [outer, len, inner] blocks.
+  template <class S>
+  void c2c_lines(const S* src, C* dst, const AxisBlocks& b, Index n, bool inverse) {
     if (b.outer * n * b.inner == 0) return;
     const Index keep = std::min(b.len, n);
-    if (n == 1) {
-      for (Index o = 0; o < b.outer; ++o)
-        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? C(src[o * b.len * b.inner + i]) : C(0);
-      return;
-    }
+    if (n == 1) return first_points(src, dst, b);
     Eigen::FFT<R>& f = fft();
     each_line<true>(src, dst, b, keep, n, n, cline, cres, [&](const C* in, C* out) {
       if (inverse)
@@ -105,15 +131,14 @@ struct Fft {
   // Real-to-complex transform of length n along ax: keeps the n/2+1 non-negative bins.
   void r2c(const R* src, C* dst, Shape& shape, Index ax, Index n) {
     const AxisBlocks b = blocks_around(shape, ax);
+    shape[static_cast<std::size_t>(ax)] = n / 2 + 1;
+    r2c_lines(src, dst, b, n);
+  }
+  void r2c_lines(const R* src, C* dst, const AxisBlocks& b, Index n) {
     const Index nh = n / 2 + 1;
-    shape[static_cast<std::size_t>(ax)] = nh;
     if (b.outer * nh * b.inner == 0) return;
     const Index keep = std::min(b.len, n);
-    if (n == 1) {
-      for (Index o = 0; o < b.outer; ++o)
-        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = C(keep ? src[o * b.len * b.inner + i] : R(0), 0);
-      return;
-    }
+    if (n == 1) return first_points(src, dst, b);
     Eigen::FFT<R>& f = fft();
     each_line<true>(src, dst, b, keep, n, nh, rline, cres, [&](const R* in, C* out) { f.fwd(out, in, n); });
   }
@@ -127,15 +152,14 @@ struct Fft {
   // imaginary parts would touch, and are read from a copy with those parts zeroed.
   void c2r(const C* src, R* dst, Shape& shape, Index ax, Index n) {
     const AxisBlocks b = blocks_around(shape, ax);
-    const Index nh = n / 2 + 1;
     shape[static_cast<std::size_t>(ax)] = n;
+    c2r_lines(src, dst, b, n);
+  }
+  void c2r_lines(const C* src, R* dst, const AxisBlocks& b, Index n) {
+    const Index nh = n / 2 + 1;
     if (b.outer * n * b.inner == 0) return;
     const Index keep = std::min(b.len, nh);
-    if (n == 1) {
-      for (Index o = 0; o < b.outer; ++o)
-        for (Index i = 0; i < b.inner; ++i) dst[o * b.inner + i] = keep ? src[o * b.len * b.inner + i].real() : R(0);
-      return;
-    }
+    if (n == 1) return first_points(src, dst, b);
     Eigen::FFT<R>& f = fft();
     if (n % 4 == 0) {
       each_line<true>(src, dst, b, keep, nh, n, cline, rres, [&](const C* in, R* out) { f.inv(out, in, n); });
@@ -162,21 +186,12 @@ double norm_scale(const Attrs& a, bool inverse) {
   return scale;
 }
 
+// The axes and lengths have been checked by the primitive's shape inference (meta.cpp's
+// fft_spec), which dispatch runs before every kernel; the norm code is the kernel's own.
 void check_attrs(const char* op, const Array& x, const Attrs& a) {
   if (a.i0 < 0 || a.i0 > 2)
     throw ValueError(P(op) + "invalid norm code " + std::to_string(a.i0) +
                      " (0 backward, 1 ortho, 2 forward) for input of shape " + x.shape().str() + " (backend xtensor)");
-  if (a.axes.empty() || a.axes.size() != a.ints.size())
-    throw ValueError(P(op) + "axes " + a.axes.str() + " and lengths " + a.ints.str() +
-                     " must be non-empty and match, input shape " + x.shape().str() + " (backend xtensor)");
-  for (std::size_t i = 0; i < a.axes.size(); ++i) {
-    if (a.axes[i] < 0 || a.axes[i] >= x.ndim())
-      throw IndexError(P(op) + "axis " + std::to_string(a.axes[i]) + " is out of range for input of shape " +
-                       x.shape().str() + " (backend xtensor)");
-    if (a.ints[i] < 1)
-      throw ValueError(P(op) + "invalid number of data points " + std::to_string(a.ints[i]) + " for input of shape " +
-                       x.shape().str() + " (backend xtensor)");
-  }
 }
 
 // Calls f(R{}) with R = float or double as the precision of dtype d (complex or real).
@@ -197,6 +212,16 @@ T* result(const char* op, const Shape& shape, const OutSpec& spec, Array* out) {
   if (shape != spec.shape || dtype_v<T> != spec.dtype)
     throw Error(P(op) + "internal error: computed shape " + shape.str() + " and dtype " + dtype_name(dtype_v<T>) +
                 ", expected " + spec.shape.str() + " and " + dtype_name(spec.dtype) + " (backend xtensor)");
+  out[0] = alloc(spec.shape, spec.dtype);
+  return ptr<T>(out[0]);
+}
+// The result array of a transform over one axis: its shape is the input's with that axis's
+// length changed, which dispatch has inferred from the same attributes; the dtype is checked.
+template <class T>
+T* result_one_axis(const char* op, const OutSpec& spec, Array* out) {
+  if (dtype_v<T> != spec.dtype)
+    throw Error(P(op) + "internal error: computed dtype " + dtype_name(dtype_v<T>) + ", expected " +
+                dtype_name(spec.dtype) + " (backend xtensor)");
   out[0] = alloc(spec.shape, spec.dtype);
   return ptr<T>(out[0]);
 }
@@ -246,8 +271,22 @@ XT_KERNEL(fft_c2c) {
   visit_precision("fft_c2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
-    Shape shape = x0.shape();
+    if (a.axes.size() == 1) {  // one transform (fft, ifft): from the input straight into the result
+      const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
+      C* dst = result_one_axis<C>("fft_c2c", spec[0], out);
+      if (x0.dtype() == dtype_v<R>) {
+        if (a.ints[0] == 1) first_points(ptr<R>(x0), dst, b);
+        else Fft<R>().c2c_lines(ptr<R>(x0), dst, b, a.ints[0], a.b0);
+      } else {
+        const As x_as(x0, dtype_v<C>);
+        if (a.ints[0] == 1) first_points(ptr<C>(*x_as), dst, b);
+        else Fft<R>().c2c_lines(ptr<C>(*x_as), dst, b, a.ints[0], a.b0);
+      }
+      scale_by(dst, out[0].size(), norm_scale(a, a.b0));
+      return;
+    }
     Fft<R> f;
+    Shape shape = x0.shape();
     std::vector<C> bufs[2];
     if (x0.dtype() == dtype_v<R>) {  // a real input of this precision: converted as the first transform reads it
       c2c_steps<R>("fft_c2c", f, ptr<R>(x0), shape, a, 0, a.axes.size(), a.b0, true, spec[0], out, bufs);
@@ -269,19 +308,22 @@ XT_KERNEL(fft_r2c) {
       throw TypeError(P("fft_r2c") + "expects a real input, got dtype " + dtype_name(x0.dtype()) + " with shape " +
                       x0.shape().str() + " (backend xtensor)");
     const As x_as(x0, dtype_v<R>);
-    Shape shape = (*x_as).shape();
-    Fft<R> f;
     const std::size_t last = a.axes.size() - 1;
+    if (last == 0) {  // rfft: one real transform into the result
+      C* dst = result_one_axis<C>("fft_r2c", spec[0], out);
+      const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
+      if (a.ints[0] == 1) first_points(ptr<R>(*x_as), dst, b);
+      else Fft<R>().r2c_lines(ptr<R>(*x_as), dst, b, a.ints[0]);
+      scale_by(dst, out[0].size(), norm_scale(a, false));
+      return;
+    }
+    Fft<R> f;
+    Shape shape = (*x_as).shape();
     // numpy's rfftn: a real transform over the last listed axis, then complex ones.
     const Index nh = a.ints[last] / 2 + 1;
     std::vector<C> bufs[2];
-    C* dst;
-    if (last == 0) {
-      dst = result<C>("fft_r2c", after(shape, a.axes[last], nh), spec[0], out);
-    } else {
-      bufs[0].resize(static_cast<std::size_t>(after(shape, a.axes[last], nh).numel()));
-      dst = bufs[0].data();
-    }
+    bufs[0].resize(static_cast<std::size_t>(after(shape, a.axes[last], nh).numel()));
+    C* dst = bufs[0].data();
     f.r2c(ptr<R>(*x_as), dst, shape, a.axes[last], a.ints[last]);
     c2c_steps<R>("fft_r2c", f, dst, shape, a, 0, last, false, true, spec[0], out, bufs);
     scale_by(ptr<C>(out[0]), out[0].size(), norm_scale(a, false));
@@ -295,9 +337,17 @@ XT_KERNEL(fft_c2r) {
     using R = decltype(r);
     using C = std::complex<R>;
     const As x_as(x0, dtype_v<C>);
-    Shape shape = (*x_as).shape();
-    Fft<R> f;
     const std::size_t last = a.axes.size() - 1;
+    if (last == 0) {  // irfft: one Hermitian transform into the result
+      R* dst = result_one_axis<R>("fft_c2r", spec[0], out);
+      const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
+      if (a.ints[0] == 1) first_points(ptr<C>(*x_as), dst, b);
+      else Fft<R>().c2r_lines(ptr<C>(*x_as), dst, b, a.ints[0]);
+      scale_by(dst, out[0].size(), norm_scale(a, true));
+      return;
+    }
+    Fft<R> f;
+    Shape shape = (*x_as).shape();
     // numpy's irfftn: complex inverse transforms over all but the last listed axis, then a
     // Hermitian complex-to-real one over the last.
     std::vector<C> bufs[2];

@@ -193,3 +193,46 @@ def test_irfft_ignores_imaginary_dc_and_nyquist(backend, dtype, n):
             expect0 = np.fft.irfft(h.T.astype(np.complex128), n=n, axis=0, norm=norm)
             got0 = ivy.fft.irfft(ivy.asarray(np.ascontiguousarray(h.T)), n=n, axis=0, norm=norm)
             check(got0, expect0, dtype=False, **tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_fft_of_length_one(backend, dtype):
+    # A length-1 transform copies each line's first value (the real part for irfft/hfft,
+    # zero where the line is empty), scaled by nothing in every norm; lines along the last
+    # axis and along axis 0 (strided), lines cut to one value, empty lines padded, and
+    # n-d transforms with some lengths 1.
+    rng = np.random.default_rng(17)
+    real = dtype.startswith("float")
+    cdt = np.complex64 if dtype in ("float32", "complex64") else np.complex128
+    rdt = np.float32 if cdt == np.complex64 else np.float64
+    tol = dict(rtol=1e-6, atol=1e-6) if rdt == np.float32 else TOL
+
+    def make(shape):
+        v = rng.normal(size=shape) + (0 if real else 1j * rng.normal(size=shape))
+        return v.astype(dtype)
+
+    for shape, axis in (((1,), -1), ((5,), -1), ((3, 1), -1), ((3, 4), 0), ((1, 3), 0), ((2, 3, 4), 1), ((0,), -1),
+                        ((0, 3), 0)):
+        x = make(shape)
+        xi = ivy.asarray(x)
+        for norm in ("backward", "ortho", "forward"):
+            check(ivy.fft.fft(xi, n=1, axis=axis, norm=norm), np.fft.fft(x, n=1, axis=axis, norm=norm).astype(cdt), **tol)
+            check(ivy.fft.ifft(xi, n=1, axis=axis, norm=norm), np.fft.ifft(x, n=1, axis=axis, norm=norm).astype(cdt),
+                  **tol)
+            check(ivy.fft.irfft(xi, n=1, axis=axis, norm=norm),
+                  np.fft.irfft(x, n=1, axis=axis, norm=norm).astype(rdt), **tol)
+            check(ivy.fft.hfft(xi, n=1, axis=axis, norm=norm), np.fft.hfft(x, n=1, axis=axis, norm=norm).astype(rdt),
+                  **tol)
+            if real:
+                check(ivy.fft.rfft(xi, n=1, axis=axis, norm=norm),
+                      np.fft.rfft(x, n=1, axis=axis, norm=norm).astype(cdt), **tol)
+                check(ivy.fft.ihfft(xi, n=1, axis=axis, norm=norm),
+                      np.fft.ihfft(x, n=1, axis=axis, norm=norm).astype(cdt), **tol)
+    x = make((3, 4))
+    for s, axes in (((1, 4), (0, 1)), ((3, 1), (0, 1)), ((1, 1), (0, 1)), ((1,), (0,))):
+        check(ivy.fft.fftn(ivy.asarray(x), s=s, axes=axes), np.fft.fftn(x, s=s, axes=axes).astype(cdt), **tol)
+        check(ivy.fft.ifftn(ivy.asarray(x), s=s, axes=axes, norm="ortho"),
+              np.fft.ifftn(x, s=s, axes=axes, norm="ortho").astype(cdt), **tol)
+        if real:
+            check(ivy.fft.rfftn(ivy.asarray(x), s=s, axes=axes), np.fft.rfftn(x, s=s, axes=axes).astype(cdt), **tol)
+        check(ivy.fft.irfftn(ivy.asarray(x), s=s, axes=axes), np.fft.irfftn(x, s=s, axes=axes).astype(rdt), **tol)
