@@ -231,6 +231,22 @@ void scale_by(T* p, std::int64_t n, double scale) {
   const real_t<T> s = static_cast<real_t<T>>(scale);
   for (std::int64_t i = 0; i < n; ++i) p[i] *= s;
 }
+// A transform over one axis (the 1-d functions), from src (x0's data, or its converted
+// copy) straight into the result array: a copy for length 1, with no FFT object made, else
+// lines(f, src, dst, blocks) with a fresh Fft<R>; then the norm's scaling.
+template <class R, class D, class S, class Lines>
+void one_axis_into(const char* op, const S* src, const Array& x0, const Attrs& a, const OutSpec& spec, Array* out,
+                   bool inverse, Lines&& lines) {
+  D* dst = result_one_axis<D>(op, spec, out);
+  const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
+  if (a.ints[0] == 1) {
+    first_points(src, dst, b);
+  } else {
+    Fft<R> f;
+    lines(f, src, dst, b);
+  }
+  scale_by(dst, out[0].size(), norm_scale(a, inverse));
+}
 // Shape after the transform over axis ax with m points.
 Shape after(Shape s, Index ax, Index m) {
   s[static_cast<std::size_t>(ax)] = m;
@@ -271,18 +287,16 @@ XT_KERNEL(fft_c2c) {
   visit_precision("fft_c2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
-    if (a.axes.size() == 1) {  // one transform (fft, ifft): from the input straight into the result
-      const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
-      C* dst = result_one_axis<C>("fft_c2c", spec[0], out);
+    if (a.axes.size() == 1) {  // fft, ifft
+      auto lines = [&](Fft<R>& f, const auto* src, C* dst, const AxisBlocks& b) {
+        f.c2c_lines(src, dst, b, a.ints[0], a.b0);
+      };
       if (x0.dtype() == dtype_v<R>) {
-        if (a.ints[0] == 1) first_points(ptr<R>(x0), dst, b);
-        else Fft<R>().c2c_lines(ptr<R>(x0), dst, b, a.ints[0], a.b0);
+        one_axis_into<R, C>("fft_c2c", ptr<R>(x0), x0, a, spec[0], out, a.b0, lines);
       } else {
         const As x_as(x0, dtype_v<C>);
-        if (a.ints[0] == 1) first_points(ptr<C>(*x_as), dst, b);
-        else Fft<R>().c2c_lines(ptr<C>(*x_as), dst, b, a.ints[0], a.b0);
+        one_axis_into<R, C>("fft_c2c", ptr<C>(*x_as), x0, a, spec[0], out, a.b0, lines);
       }
-      scale_by(dst, out[0].size(), norm_scale(a, a.b0));
       return;
     }
     Fft<R> f;
@@ -309,12 +323,9 @@ XT_KERNEL(fft_r2c) {
                       x0.shape().str() + " (backend xtensor)");
     const As x_as(x0, dtype_v<R>);
     const std::size_t last = a.axes.size() - 1;
-    if (last == 0) {  // rfft: one real transform into the result
-      C* dst = result_one_axis<C>("fft_r2c", spec[0], out);
-      const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
-      if (a.ints[0] == 1) first_points(ptr<R>(*x_as), dst, b);
-      else Fft<R>().r2c_lines(ptr<R>(*x_as), dst, b, a.ints[0]);
-      scale_by(dst, out[0].size(), norm_scale(a, false));
+    if (last == 0) {  // rfft
+      one_axis_into<R, C>("fft_r2c", ptr<R>(*x_as), x0, a, spec[0], out, false,
+                          [&](Fft<R>& f, const R* src, C* dst, const AxisBlocks& b) { f.r2c_lines(src, dst, b, a.ints[0]); });
       return;
     }
     Fft<R> f;
@@ -338,12 +349,9 @@ XT_KERNEL(fft_c2r) {
     using C = std::complex<R>;
     const As x_as(x0, dtype_v<C>);
     const std::size_t last = a.axes.size() - 1;
-    if (last == 0) {  // irfft: one Hermitian transform into the result
-      R* dst = result_one_axis<R>("fft_c2r", spec[0], out);
-      const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
-      if (a.ints[0] == 1) first_points(ptr<C>(*x_as), dst, b);
-      else Fft<R>().c2r_lines(ptr<C>(*x_as), dst, b, a.ints[0]);
-      scale_by(dst, out[0].size(), norm_scale(a, true));
+    if (last == 0) {  // irfft, hfft
+      one_axis_into<R, R>("fft_c2r", ptr<C>(*x_as), x0, a, spec[0], out, true,
+                          [&](Fft<R>& f, const C* src, R* dst, const AxisBlocks& b) { f.c2r_lines(src, dst, b, a.ints[0]); });
       return;
     }
     Fft<R> f;
