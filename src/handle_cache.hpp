@@ -1,6 +1,7 @@
 // Result handles (a backend's ArrayImpl together with its shared_ptr control block: one
-// block of one size per backend; on xtensor also small results with their data) recycled through a small per-thread free list: a handle
-// costs a pointer pop instead of a malloc/free pair. The list is plain thread-local data
+// block of one size per backend; on xtensor also small results with their data) recycled
+// through a small per-thread free list: a handle costs a pointer pop instead of a
+// malloc/free pair. The list is plain thread-local data
 // (no guard on access); a thread_local flusher, set up on first use, returns the cached
 // blocks when the thread ends, after which blocks go straight back to operator delete
 // (arrays destroyed late, e.g. in static destructors). One list per Tag (per backend).

@@ -551,11 +551,14 @@ int m_qr(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
 
 // ---- fft
 namespace {
-// The result's shape and dtype, written straight into the output spec (no Shape copies).
+// The result's shape and dtype, written straight into the output spec (no Shape copies),
+// after checking the axes, the lengths and the norm code (i0), for every backend's kernel.
 int fft_spec(const char* op, const Array& x, const Attrs& a, DType d, OutSpec* out) {
   if (a.axes.size() != a.ints.size() || a.axes.empty())
     throw ValueError(P(op) + "axes " + a.axes.str() + " and lengths " + a.ints.str() + " must be non-empty and match");
   need_axes(op, a.axes, x.ndim());
+  if (a.i0 < 0 || a.i0 > 2)
+    throw ValueError(P(op) + "invalid norm code " + std::to_string(a.i0) + " (0 backward, 1 ortho, 2 forward)");
   Shape& s = out[0].shape;
   s = x.shape();
   for (std::size_t i = 0; i < a.axes.size(); ++i) {

@@ -472,6 +472,28 @@ TEST_P(Errors, Fft) {
   EXPECT_IVY_ERROR(fft::fftshift(r, -3), "fftshift");
   EXPECT_IVY_ERROR(fft::ifftshift(r, -3), "ifftshift");
   EXPECT_IVY_ERROR((fft::ifftshift(r, {0, 5})), "ifftshift");
+  // The primitives called directly: their shape inference checks the axes, the lengths and
+  // the norm code, for every backend's kernel (the kernels rely on it).
+  for (ivy::OpId op : {ivy::OpId::fft_c2c, ivy::OpId::fft_r2c, ivy::OpId::fft_c2r}) {
+    const Array& x = op == ivy::OpId::fft_r2c ? r : c;
+    const std::string name = ivy::op_info(op).name;
+    ivy::Attrs a;
+    a.axes = ivy::Dims{1};
+    a.ints = ivy::Dims{};
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // lengths and axes differ in number
+    a.ints = ivy::Dims{0};
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // a zero length
+    a.axes = ivy::Dims{2};
+    a.ints = ivy::Dims{4};
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // axis out of range
+    a.axes = ivy::Dims{1, 1};
+    a.ints = ivy::Dims{4, 4};
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // repeated axis
+    a.axes = ivy::Dims{1};
+    a.ints = ivy::Dims{4};
+    a.i0 = 3;
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // norm code
+  }
 }
 
 // ------------------------------------------------------------------ undefined arrays

@@ -3,7 +3,8 @@
 //
 // Attrs: axes = normalized axes, ints = signal length per axis (each axis is zero-padded
 // or truncated to it before its transform), i0 = norm (0 backward, 1 ortho, 2 forward),
-// b0 (fft_c2c) = inverse.
+// b0 (fft_c2c) = inverse. The primitives' shape inference (meta.cpp's fft_spec), which
+// dispatch runs before every kernel, has checked the axes, the lengths and the norm code.
 #include <unsupported/Eigen/FFT>
 
 #include <algorithm>
@@ -186,14 +187,6 @@ double norm_scale(const Attrs& a, bool inverse) {
   return scale;
 }
 
-// The axes and lengths have been checked by the primitive's shape inference (meta.cpp's
-// fft_spec), which dispatch runs before every kernel; the norm code is the kernel's own.
-void check_attrs(const char* op, const Array& x, const Attrs& a) {
-  if (a.i0 < 0 || a.i0 > 2)
-    throw ValueError(P(op) + "invalid norm code " + std::to_string(a.i0) +
-                     " (0 backward, 1 ortho, 2 forward) for input of shape " + x.shape().str() + " (backend xtensor)");
-}
-
 // Calls f(R{}) with R = float or double as the precision of dtype d (complex or real).
 template <class F>
 void visit_precision(const char* op, DType d, const Array& x, F&& f) {
@@ -206,17 +199,8 @@ void visit_precision(const char* op, DType d, const Array& x, F&& f) {
                     " and dtype " + dtype_name(x.dtype()) + " (backend xtensor)");
 }
 
-// The result array of the last transform, checked against what dispatch inferred.
-template <class T>
-T* result(const char* op, const Shape& shape, const OutSpec& spec, Array* out) {
-  if (shape != spec.shape || dtype_v<T> != spec.dtype)
-    throw Error(P(op) + "internal error: computed shape " + shape.str() + " and dtype " + dtype_name(dtype_v<T>) +
-                ", expected " + spec.shape.str() + " and " + dtype_name(spec.dtype) + " (backend xtensor)");
-  out[0] = alloc(spec.shape, spec.dtype);
-  return ptr<T>(out[0]);
-}
-// The result array of a transform over one axis: its shape is the input's with that axis's
-// length changed, which dispatch has inferred from the same attributes; the dtype is checked.
+// The result array of a transform: its shape is what dispatch inferred from the same
+// attributes (the input's, with each listed axis's length changed); the dtype is checked.
 template <class T>
 T* result_one_axis(const char* op, const OutSpec& spec, Array* out) {
   if (dtype_v<T> != spec.dtype)
@@ -224,6 +208,14 @@ T* result_one_axis(const char* op, const OutSpec& spec, Array* out) {
                 dtype_name(spec.dtype) + " (backend xtensor)");
   out[0] = alloc(spec.shape, spec.dtype);
   return ptr<T>(out[0]);
+}
+// The same for the last transform of several, whose computed shape is checked as well.
+template <class T>
+T* result(const char* op, const Shape& shape, const OutSpec& spec, Array* out) {
+  if (shape != spec.shape)
+    throw Error(P(op) + "internal error: computed shape " + shape.str() + ", expected " + spec.shape.str() +
+                " (backend xtensor)");
+  return result_one_axis<T>(op, spec, out);
 }
 template <class T>
 void scale_by(T* p, std::int64_t n, double scale) {
@@ -283,7 +275,6 @@ const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const S* src0, Shape
 
 XT_KERNEL(fft_c2c) {
   const Array& x0 = in[0];
-  check_attrs("fft_c2c", x0, a);
   visit_precision("fft_c2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
@@ -314,7 +305,6 @@ XT_KERNEL(fft_c2c) {
 
 XT_KERNEL(fft_r2c) {
   const Array& x0 = in[0];
-  check_attrs("fft_r2c", x0, a);
   visit_precision("fft_r2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
@@ -343,7 +333,6 @@ XT_KERNEL(fft_r2c) {
 
 XT_KERNEL(fft_c2r) {
   const Array& x0 = in[0];
-  check_attrs("fft_c2r", x0, a);
   visit_precision("fft_c2r", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
