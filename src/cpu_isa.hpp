@@ -12,10 +12,10 @@
 // call that comes earlier takes the baseline loops.
 // A third build, for AVX-512 (IVY_AVX512_FN: F, DQ, VL and BW, 512-bit vectors preferred),
 // is kept for the loops whose lanes are float64 (vec_math.cpp's float32 functions computed in
-// float64), where the width is the speed, and for element-wise selects on a compare
-// (maximum/minimum, loops::each2_best's Wide), where its mask registers are: `isa::kAvx512`,
-// true when the CPU and the operating system have it, unless IVY_CPU_CAPABILITY is `default`
-// or `avx2`. The same bits again.
+// float64), where the width is the speed, and (IVY_AVX512VL_FN: the same instructions on
+// 256-bit vectors) for element-wise selects on a compare (maximum/minimum, loops::each2_best's
+// Wide), where its mask registers are: `isa::kAvx512`, true when the CPU and the operating
+// system have it, unless IVY_CPU_CAPABILITY is `default` or `avx2`. The same bits again.
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -23,6 +23,7 @@
 #define IVY_AVX2_FN [[gnu::target("avx2")]]
 #define IVY_AVX2_FMA_FN [[gnu::target("avx2,fma")]]
 #define IVY_AVX512_FN [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=512")]]
+#define IVY_AVX512VL_FN [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=256")]]
 namespace ivy::isa {
 extern const bool kAvx2;
 extern const bool kAvx512;  // implies kAvx2

@@ -119,16 +119,20 @@ void each1_best(U* __restrict o, const T* __restrict p, std::int64_t n, const F&
 }
 #if IVY_AVX2
 template <class Flag, class U, class T, class F>
-IVY_AVX512_FN Flag each2_avx512(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
+IVY_AVX512VL_FN Flag each2_avx512(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
   return each2<Flag>(o, p, q, n, mode, f);
 }
 #endif
 // Wide: for functors whose vector form is a select on a compare (maximum and minimum with
-// their NaN rule), the AVX-512 build where the CPU has it. AVX-512 selects through a mask
-// register in one micro-op where AVX2's blend takes three: on 1e4 float32 elements it ran
-// maximum 10-20 % faster than the AVX2 loop at every input alignment (Intel Xeon, CPU model
-// 207). Plain arithmetic stays on AVX2: its AVX-512 loop was as fast or up to 11 % slower
-// on inputs off a 64-byte boundary.
+// their NaN rule), the AVX-512 build where the CPU has it, on 256-bit vectors. AVX-512
+// selects through a mask register in one micro-op where AVX2's blend takes three: on 1e4
+// float32 elements the 512-bit loop ran maximum 10-20 % faster than the AVX2 loop at every
+// input alignment on one Intel Xeon (CPU model 207), but 0-4 % slower than xtensor's SSE2
+// maxps on another (model 167), where the same code on 256-bit vectors (the mask select
+// kept) was 7-10 % faster than both (standalone, interleaved, 1e4 elements: 997 ns against
+// the AVX2 loop's 1,105, the 512-bit loop's 1,112 and xtensor's 1,074). Plain arithmetic
+// stays on AVX2: its AVX-512 loop was as fast or up to 11 % slower on inputs off a 64-byte
+// boundary.
 template <class Flag, bool Wide = false, class U, class T, class F>
 Flag each2_best(U* __restrict o, const T* p, const T* q, std::int64_t n, int mode, const F& f) {
 #if IVY_AVX2
