@@ -19,8 +19,9 @@ namespace {
 // Results of at most kSmallData bytes (one-element and other small results) take blocks of
 // one size from a per-thread free list (src/handle_cache.hpp): a pointer pop and push
 // instead of malloc and free, ~120 of the ~250 instructions a result array cost (callgrind,
-// bench/layer_probe.sh). The control block keeps this allocator, so `extra` tells
-// deallocate which way the block came.
+// bench/layer_probe.sh). Larger results, up to 1 MiB a block, take blocks of their size
+// class from another per-thread list (handles::blocks). The control block keeps this
+// allocator, so `extra` tells deallocate which way the block came and its size.
 template <class U>
 struct XtSmallResults;  // the free list's tag (one block size per U)
 constexpr std::size_t kAlign = 64, kSmallData = 64;
@@ -33,17 +34,35 @@ struct TailAlloc {
   template <class V>
   TailAlloc(const TailAlloc<V>& o) : extra(o.extra), tail(o.tail) {}  // NOLINT
   bool small(std::size_t n) const { return n == 1 && extra <= kSmallData; }
+  // A larger block's size class (handles::blocks), or 0 for a block too large to keep.
+  std::size_t pooled(std::size_t n) const {
+    const std::size_t total = n * sizeof(U) + kAlign - 1 + extra;
+    return n == 1 && total <= handles::blocks::kMaxBlock ? handles::blocks::block_class(total) : 0;
+  }
   U* allocate(std::size_t n) {
     const std::size_t head = n * sizeof(U);
-    void* block = small(n) ? handles::take<XtSmallResults<U>>() : nullptr;
-    if (!block) block = ::operator new(head + kAlign - 1 + (small(n) ? kSmallData : extra));
+    void* block;
+    if (small(n)) {
+      block = handles::take<XtSmallResults<U>>();
+      if (!block) block = ::operator new(head + kAlign - 1 + kSmallData);
+    } else if (const std::size_t c = pooled(n)) {
+      block = handles::blocks::take(c);
+      if (!block) block = ::operator new(c);
+    } else {
+      block = ::operator new(head + kAlign - 1 + extra);
+    }
     auto* p = static_cast<unsigned char*>(block);
     const auto t = (reinterpret_cast<std::uintptr_t>(p + head) + kAlign - 1) & ~static_cast<std::uintptr_t>(kAlign - 1);
     *tail = p + (t - reinterpret_cast<std::uintptr_t>(p));
     return reinterpret_cast<U*>(p);
   }
   void deallocate(U* p, std::size_t n) noexcept {
-    if (!small(n) || !handles::give<XtSmallResults<U>>(p)) ::operator delete(p);
+    if (small(n)) {
+      if (handles::give<XtSmallResults<U>>(p)) return;
+    } else if (const std::size_t c = pooled(n)) {
+      if (handles::blocks::give(p, c)) return;
+    }
+    ::operator delete(p);
   }
   template <class V>
   bool operator==(const TailAlloc<V>& o) const { return tail == o.tail; }
