@@ -974,7 +974,7 @@ RUN(repeat, {
   int64_t axis = a.has_axes ? a.i0 : 0;
   at::Tensor r = a.ints.size() == 1 ? at::repeat_interleave(x, a.ints[0], axis)
                                     : at::repeat_interleave(x, at::tensor(ref(a.ints), at::kLong), axis);
-  SET(r);
+  SET(std::move(r));
 })
 // at::tile is repeat with the counts padded by leading 1s to the input's rank
 RUN(tile, {
@@ -1021,7 +1021,7 @@ RUN(slice_update, {
   at::Tensor val = in_as(in[1], spec[0].dtype)->expand(v.sizes());
   if (!fl.empty()) val = at::flip(val, fl);
   v.copy_(val);
-  SET(r);
+  SET(std::move(r));
 })
 at::Tensor norm_index(const at::Tensor& idx, int64_t n) {
   at::Tensor i = idx.to(at::kLong);
@@ -1138,7 +1138,7 @@ RUN(where, {
   const auto x1 = in_as(in[1], spec[0].dtype), x2 = in_as(in[2], spec[0].dtype);
   if (direct)
     if (at::Tensor r = select_loop(T(in[0]), *x1, *x2); r.defined()) {
-      SET(r);
+      SET(std::move(r));
       return;
     }
   SET(AT(where, T(in[0]), *x1, *x2));
@@ -1175,7 +1175,7 @@ RUN(searchsorted, {
   const at::Tensor s = in_as(in[0], c)->contiguous(), v = in_as(in[1], c)->contiguous();
   if (direct)
     if (at::Tensor r = search_loop(s, v, a.b0); r.defined()) {
-      SET(r);
+      SET(std::move(r));
       return;
     }
   SET(np_searchsorted(s, v, a.b0));
@@ -1204,7 +1204,7 @@ at::Tensor radix_sort_rows(const at::Tensor& x, const Attrs& a, bool want_values
 RUN(sort, {
   if (direct)
     if (at::Tensor r = radix_sort_rows(T(in[0]), a, true); r.defined()) {
-      SET(r);
+      SET(std::move(r));
       return;
     }
   SET(std::get<0>(do_sort(T(in[0]), a)));
@@ -1212,7 +1212,7 @@ RUN(sort, {
 RUN(argsort, {
   if (direct)
     if (at::Tensor r = radix_sort_rows(T(in[0]), a, false); r.defined()) {
-      SET(r);
+      SET(std::move(r));
       return;
     }
   SET(std::get<1>(do_sort(T(in[0]), a)));
@@ -1233,12 +1233,13 @@ KERNEL(unique) {
           at::Tensor vals = ::at::cpu::empty({U}, x.options()), first = ::at::cpu::empty({U}, x.options().dtype(at::kLong)),
                      inv = ::at::cpu::empty(x.sizes(), x.options().dtype(at::kLong)),
                      cnt = ::at::cpu::empty({U}, x.options().dtype(at::kLong));
-          out[0] = make(vals, in[0].dtype());
-          out[1] = make(first, int64);
+          auto ptrs = std::tuple(vals.data_ptr<V>(), first.data_ptr<std::int64_t>(), inv.data_ptr<std::int64_t>(),
+                                 cnt.data_ptr<std::int64_t>());
+          out[0] = make(std::move(vals), in[0].dtype());
+          out[1] = make(std::move(first), int64);
           out[2] = make(inv.reshape(ref(spec[2].shape)), int64);
-          out[3] = make(cnt, int64);
-          return std::tuple(vals.data_ptr<V>(), first.data_ptr<std::int64_t>(), inv.data_ptr<std::int64_t>(),
-                            cnt.data_ptr<std::int64_t>());
+          out[3] = make(std::move(cnt), int64);
+          return ptrs;
         });
       };
       if (::ivy::torch::visit_real_loop_types(x.scalar_type(), run)) return;
@@ -1254,10 +1255,10 @@ KERNEL(unique) {
       at::Tensor starts = at::cumsum(counts, 0) - counts;
       first = perm.index_select(0, starts);
     }
-    out[0] = make(vals, in[0].dtype());
-    out[1] = make(first, int64);
+    out[0] = make(std::move(vals), in[0].dtype());
+    out[1] = make(std::move(first), int64);
     out[2] = make(inv.reshape(ref(spec[2].shape)), int64);
-    out[3] = make(counts, int64);
+    out[3] = make(std::move(counts), int64);
   });
 }
 // On the direct path, real CPU operands: ivy's isin (src/sort_kernels.hpp, the xtensor
@@ -1439,7 +1440,7 @@ RUN(matmul, {
   } else {
     r = at::matmul(x1, x2);
   }
-  SET(r);
+  SET(std::move(r));
 })
 RUN_VIEW(diagonal, SET(VIEW(diagonal, T(in[0]), a.i0, -2, -1)))
 RUN(cholesky, SET(at::linalg_cholesky(T(in[0]), a.b0)))
@@ -1449,8 +1450,8 @@ KERNEL(slogdet) {
   (void)n;
   guarded("slogdet", in, n, [&] {
     auto [s, l] = at::linalg_slogdet(T(in[0]));
-    out[0] = make(s, spec[0].dtype);
-    out[1] = make(l, spec[1].dtype);
+    out[0] = make(std::move(s), spec[0].dtype);
+    out[1] = make(std::move(l), spec[1].dtype);
   });
 }
 RUN(inv, SET(at::linalg_inv(T(in[0]))))
@@ -1474,8 +1475,8 @@ KERNEL(eigh) {
   (void)n;
   guarded("eigh", in, n, [&] {
     auto [w, v] = at::linalg_eigh(T(in[0]), "L");
-    out[0] = make(w, spec[0].dtype);
-    out[1] = make(v, spec[1].dtype);
+    out[0] = make(std::move(w), spec[0].dtype);
+    out[1] = make(std::move(v), spec[1].dtype);
   });
 }
 RUN(eigvalsh, SET(at::linalg_eigvalsh(T(in[0]), "L")))
@@ -1484,8 +1485,8 @@ KERNEL(eig) {
   (void)n;
   guarded("eig", in, n, [&] {
     auto [w, v] = at::linalg_eig(T(in[0]));
-    out[0] = make(w, spec[0].dtype);
-    out[1] = make(v, spec[1].dtype);
+    out[0] = make(std::move(w), spec[0].dtype);
+    out[1] = make(std::move(v), spec[1].dtype);
   });
 }
 RUN(eigvals, SET(at::linalg_eigvals(T(in[0]))))
@@ -1493,9 +1494,9 @@ KERNEL(svd) {
   (void)n;
   guarded("svd", in, n, [&] {
     auto [u, s, vh] = at::linalg_svd(T(in[0]), a.b0);
-    out[0] = make(u, spec[0].dtype);
-    out[1] = make(s, spec[1].dtype);
-    out[2] = make(vh, spec[2].dtype);
+    out[0] = make(std::move(u), spec[0].dtype);
+    out[1] = make(std::move(s), spec[1].dtype);
+    out[2] = make(std::move(vh), spec[2].dtype);
   });
 }
 RUN(svdvals, SET(at::linalg_svdvals(T(in[0]))))
@@ -1503,8 +1504,8 @@ KERNEL(qr) {
   (void)n;
   guarded("qr", in, n, [&] {
     auto [q, r] = at::linalg_qr(T(in[0]), a.b0 ? "complete" : "reduced");
-    out[0] = make(q, spec[0].dtype);
-    out[1] = make(r, spec[1].dtype);
+    out[0] = make(std::move(q), spec[0].dtype);
+    out[1] = make(std::move(r), spec[1].dtype);
   });
 }
 
@@ -1541,7 +1542,7 @@ Array from_host(const void* data, const Shape& shape, DType d, Device dev) {
     if (n) std::memcpy(t.data_ptr(), data, static_cast<size_t>(n) * itemsize(d));
   }
   if (dev.kind == Device::cuda) t = t.to(at::Device(at::kCUDA, dev.index));
-  return make(t, d);
+  return make(std::move(t), d);
 }
 void to_host(const Array& x, void* dst) {
   at::Tensor t = T(x).cpu().contiguous();
@@ -1570,7 +1571,7 @@ Array wrap(void* data, const Shape& shape, DType d, std::shared_ptr<void> owner)
   auto* keep = new std::shared_ptr<void>(std::move(owner));
   at::Tensor t = at::from_blob(
       data, vec(shape), [keep](void*) { delete keep; }, opts(d));
-  return make(t, d);
+  return make(std::move(t), d);
 }
 void seed(uint64_t s) {
   auto gen = at::detail::getDefaultCPUGenerator();
