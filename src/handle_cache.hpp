@@ -96,8 +96,8 @@ struct Alloc {
 // by size class: a block is allocated at its class's size (block_class: the size rounded up
 // to an eighth of its power of two, at most 12.5 % more), and a freed block waits in a
 // per-thread list of a few entries for the next request of its class. A 1e4-element float32
-// result then costs a scan of those entries instead of malloc and free of a 40 KB chunk (~400
-// instructions, and ~20 L1d misses on malloc's chunk headers and bins once the call's data
+// result then costs a scan of those entries instead of malloc and free of a 40 KB chunk (~130
+// instructions, and ~19 L1d misses on malloc's chunk headers and bins once the call's data
 // has passed through the cache: bench/layer_probe.sh roll 10000). At most kBlockSlots blocks
 // and kMaxBlockBytes bytes wait per thread. Default TLS model (a __tls_get_addr call): the
 // list is too large for the static TLS surplus a dlopen'ed libivy may get.
@@ -111,7 +111,6 @@ constexpr std::size_t block_class(std::size_t n) {
   const std::size_t step = lg > 9 ? std::size_t{1} << (lg - 3) : 64;
   return (n + step - 1) & ~(step - 1);
 }
-static_assert(block_class(40263) == 40960 && block_class(512) == 512 && block_class(1025) == 1152);
 // Plain thread-local data (zero-initialized, no constructor), emptied by a thread_local
 // flusher set up on the first give, as the handle lists above.
 struct List {
@@ -136,7 +135,8 @@ struct Flush {
   static thread_local Flush flush;
   (void)flush;
 }
-// A waiting block of `size` bytes (a block_class value), the latest freed first, or nullptr.
+// A waiting block of `size` bytes (a block_class value), or nullptr. The search starts at the
+// list's end, where the blocks freed last are.
 inline void* take(std::size_t size) {
   List& l = t_list;
   for (int i = l.n - 1; i >= 0; --i)
