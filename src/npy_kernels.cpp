@@ -230,7 +230,7 @@ bool exact_fast(Exact op) {
 #if IVY_AVX2
   if (isa::kAvx2) return true;
 #endif
-  return op == Exact::negative || op == Exact::square;
+  return op == Exact::negative || op == Exact::square || op == Exact::reciprocal;
 }
 template <class T>
 void exact_n(Exact op, T* o, const T* x, std::int64_t n) {
@@ -241,8 +241,61 @@ void exact_n(Exact op, T* o, const T* x, std::int64_t n) {
     case Exact::ceil: return loops::each1_best(o, x, n, [](T v) { return std::ceil(v); });
     case Exact::trunc: return loops::each1_best(o, x, n, [](T v) { return std::trunc(v); });
     case Exact::round: return loops::each1_best(o, x, n, [](T v) { return std::nearbyint(v); });
+    case Exact::reciprocal: return loops::each1_best(o, x, n, [](T v) { return T(1) / v; });
   }
 }
+template <class T>
+void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, int mode) {
+  using Flag = unsigned char;
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (op) {
+      case Arith::add: loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a + b; }); return;
+      case Arith::subtract: loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a - b; }); return;
+      case Arith::multiply: loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a * b; }); return;
+      case Arith::divide: loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a / b; }); return;
+      // The select on a compare (each2_best's Wide loop): NumPy's rule, the second operand
+      // unless the first is greater (less), with a NaN first operand kept (a NaN second one
+      // fails the compare and is taken).
+      case Arith::maximum:
+        loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) {
+          const T m = a > b ? a : b;
+          return a != a ? a : m;
+        });
+        return;
+      case Arith::minimum:
+        loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) {
+          const T m = a < b ? a : b;
+          return a != a ? a : m;
+        });
+        return;
+    }
+  } else {
+    using W = std::make_unsigned_t<T>;
+    switch (op) {
+      case Arith::add:
+        loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) + static_cast<W>(b))); });
+        return;
+      case Arith::subtract:
+        loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) - static_cast<W>(b))); });
+        return;
+      case Arith::multiply:
+        loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) * static_cast<W>(b))); });
+        return;
+      case Arith::divide: return;  // float only (the header)
+      case Arith::maximum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return a > b ? a : b; }); return;
+      case Arith::minimum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return a < b ? a : b; }); return;
+    }
+  }
+}
+#define IVY_NPY_ARITH(T) template void arith_n<T>(Arith, T*, const T*, const T*, std::int64_t, int);
+IVY_NPY_ARITH(float)
+IVY_NPY_ARITH(double)
+IVY_NPY_ARITH(std::int8_t)
+IVY_NPY_ARITH(std::int16_t)
+IVY_NPY_ARITH(std::int32_t)
+IVY_NPY_ARITH(std::int64_t)
+IVY_NPY_ARITH(std::uint8_t)
+#undef IVY_NPY_ARITH
 template void exact_n<float>(Exact, float*, const float*, std::int64_t);
 template void exact_n<double>(Exact, double*, const double*, std::int64_t);
 template void sign_n<std::int8_t>(std::int8_t*, const std::int8_t*, std::int64_t);

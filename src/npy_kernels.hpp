@@ -46,12 +46,22 @@ void sign_n(T* o, const T* x, std::int64_t n);
 
 // Element-wise functions whose IEEE result is exact (no rounding of their own: the sign
 // flipped, the value rounded to an integer in the given direction, round half to even) and
-// square (x * x, one rounding): float and double. `o` must not overlap `x`. floor, ceil, trunc
+// square (x * x, one rounding) and reciprocal (1 / x, one rounding): float and double. `o` must not overlap `x`. floor, ceil, trunc
 // and round are vector instructions only in the AVX2 build (`fast(op)` says whether this
 // build's loop is one).
-enum class Exact : std::uint8_t { negative, square, floor, ceil, trunc, round };
+enum class Exact : std::uint8_t { negative, square, floor, ceil, trunc, round, reciprocal };
 bool exact_fast(Exact op);
 template <class T>
 void exact_n(Exact op, T* o, const T* x, std::int64_t n);
+
+// The four arithmetic functions and maximum/minimum over contiguous operands, modes as
+// floor_divide_n's. float and double: IEEE's one rounding per element, the values LibTorch's
+// and xtensor's kernels give; maximum/minimum give NaN where an operand is NaN, and the second
+// operand where the two compare equal (NumPy's rule; -0 and +0 meet in no other way). The integer types of 8 to 64 bits: add, subtract
+// and multiply wrap around (two's complement, as LibTorch's kernels do), maximum and minimum;
+// divide is float only. `o` must not overlap the operands.
+enum class Arith : std::uint8_t { add, subtract, multiply, divide, maximum, minimum };
+template <class T>
+void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, int mode);
 
 }  // namespace ivy::npy

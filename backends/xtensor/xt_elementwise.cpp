@@ -183,14 +183,16 @@ template <class T> T s_logaddexp(T a, T b) {
 // NaN propagates: the plain comparison keeps a NaN `a` (it fails the comparison; this is
 // xtensor's maximum), then a NaN `b` replaces the result. Branch-free, so the loops
 // vectorize: a max, a compare and a blend per vector.
+// NumPy's rule: the second operand unless the first is greater (less), so -0 against +0
+// gives the second (the x86 max/min instructions' rule); NaN in either operand gives NaN.
 template <class T> T s_maximum(T a, T b) {
-  const T m = a < b ? b : a;
-  if constexpr (is_realf_v<T>) return b != b ? b : m;
+  const T m = a > b ? a : b;
+  if constexpr (is_realf_v<T>) return a != a ? a : m;
   else return m;
 }
 template <class T> T s_minimum(T a, T b) {
-  const T m = b < a ? b : a;
-  if constexpr (is_realf_v<T>) return b != b ? b : m;
+  const T m = a < b ? a : b;
+  if constexpr (is_realf_v<T>) return a != a ? a : m;
   else return m;
 }
 template <class T> bool truthy(T v) {
