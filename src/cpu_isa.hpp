@@ -24,6 +24,10 @@
 #define IVY_AVX2_FMA_FN [[gnu::target("avx2,fma")]]
 #define IVY_AVX512_FN [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=512")]]
 #define IVY_AVX512VL_FN [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=256")]]
+// The AVX2 and AVX-512VL instructions on 128-bit vectors (loops::each2_best on operands off
+// a 32-byte boundary).
+#define IVY_AVX2_128_FN [[gnu::target("avx2,prefer-vector-width=128")]]
+#define IVY_AVX512VL_128_FN [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=128")]]
 namespace ivy::isa {
 extern const bool kAvx2;
 extern const bool kAvx512;  // implies kAvx2

@@ -927,6 +927,12 @@ def test_arith_special_values_bitwise(backend, name, fn, dtype):
             for one in (a[k:k + 1], a[k:k + 1].reshape(())):
                 assert_bits_equal(to_np(f(ivy.asarray(b), ivy.asarray(one))), fn(b, one))
                 assert_bits_equal(to_np(f(ivy.asarray(one), ivy.asarray(b))), fn(one, b))
+        # Contiguous views 4 to 12 bytes past a buffer's start: the loops' 128-bit variant
+        # where both operands are off a 32-byte boundary (loops::each2_best).
+        for off in (1, 2, 3, 4):
+            pa, pb = np.concatenate([a[:off], a, a]), np.concatenate([b[:off], b, b])
+            want = fn(pa[off:], pb[off:])
+            assert_bits_equal(to_np(f(ivy.asarray(pa)[off:], ivy.asarray(pb)[off:])), want)
         # A strided operand and 2-D broadcasting take the backends' general path. There
         # torch's maximum/minimum are LibTorch's kernel, which picks -0 or +0 where the two
         # meet by the lane (vector or scalar tail): the standard leaves that choice to the
