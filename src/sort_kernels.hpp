@@ -226,4 +226,30 @@ void radix_rows(const T* p, std::int64_t outer, std::int64_t len, bool descendin
   else each_row(static_cast<std::int64_t*>(out), [](const T*, std::int64_t j) { return j; });
 }
 
+// Rows of at most kShortRow elements: insertion sort of (radix key, index) pairs on the stack,
+// the radix sort's stable order without its scratch buffer (the torch backend's direct path,
+// where LibTorch's sort of one element takes ~2 us). Arguments as radix_rows'; len >= 1.
+constexpr std::int64_t kShortRow = 32;
+template <class T>
+void short_rows(const T* p, std::int64_t outer, std::int64_t len, bool descending, bool want_values, void* out) {
+  using K = key_t<T>;
+  K keys[kShortRow];
+  std::int64_t idx[kShortRow];
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const T* row = p + o * len;
+    for (std::int64_t j = 0; j < len; ++j) {
+      const K k = sort_key(row[j], descending);
+      std::int64_t i = j;
+      for (; i > 0 && k < keys[i - 1]; --i) keys[i] = keys[i - 1], idx[i] = idx[i - 1];
+      keys[i] = k, idx[i] = j;
+    }
+    if (want_values) {
+      T* r = static_cast<T*>(out) + o * len;
+      for (std::int64_t j = 0; j < len; ++j) r[j] = row[idx[j]];
+    } else {
+      std::memcpy(static_cast<std::int64_t*>(out) + o * len, idx, static_cast<std::size_t>(len) * sizeof(std::int64_t));
+    }
+  }
+}
+
 }  // namespace ivy::sortk

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <vector>
 
 #include "ivy/ivy.hpp"
 #ifdef IVY_HAS_TORCH
@@ -208,5 +210,55 @@ TEST(NativeXtensor, RandomDrawsAreTheStandardEngines) {
     ASSERT_EQ(u32[i], std::min(static_cast<float>(static_cast<double>(g() >> 11) * 0x1.0p-53), 0x1.fffffep-1f)) << i;
   std::uniform_int_distribution<std::int64_t> d(-5, 999);
   for (std::size_t i = 0; i < ri.size(); ++i) ASSERT_EQ(ri[i], d(g)) << i;
+}
+#endif
+
+#ifdef IVY_HAS_XTENSOR
+// Buffers of another library borrowed at every 4-byte phase of a 32-byte boundary (xtensor's
+// and NumPy's own buffers are only 16-byte aligned): the element-wise loops pick their vector
+// width by alignment (loops::each2_best, npy::arith_n's maximum/minimum), and every choice
+// must give the same bits: NumPy's rules, NaN kept, -0 against +0 the second operand.
+template <class T>
+void check_misaligned_binary() {
+  static const ivy::BackendImpl* xb = ivy::get_backend("xtensor").impl();
+  constexpr int n = 203;  // vector body and a scalar tail
+  const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+  const T pool[] = {T(0), T(-0.0), T(1), T(-2.5), nan, inf, -inf, T(3), T(1e-30), T(-7)};
+  alignas(64) static unsigned char bufa[4096], bufb[4096];
+  auto same = [](T x, T y) { return (x != x && y != y) || (x == y && std::signbit(x) == std::signbit(y)); };
+  for (int oa = 0; oa < 32; oa += static_cast<int>(sizeof(T))) {
+    for (int ob : {0, 16, oa}) {
+      T* a = reinterpret_cast<T*>(bufa + oa);
+      T* b = reinterpret_cast<T*>(bufb + ob);
+      for (int i = 0; i < n; ++i) a[i] = pool[i % 10], b[i] = pool[(i / 10 + i) % 10];
+      ivy::Array x = xb->wrap(a, {n}, ivy::dtype_v<T>, nullptr), y = xb->wrap(b, {n}, ivy::dtype_v<T>, nullptr);
+      struct Case {
+        const char* name;
+        ivy::Array got;
+        T (*want)(T, T);
+      } cases[] = {
+          {"maximum", ivy::maximum(x, y), [](T p, T q) { return p != p ? p : (p > q ? p : q); }},
+          {"minimum", ivy::minimum(x, y), [](T p, T q) { return p != p ? p : (p < q ? p : q); }},
+          {"add", ivy::add(x, y), [](T p, T q) { return p + q; }},
+          {"subtract", ivy::subtract(x, y), [](T p, T q) { return p - q; }},
+          {"multiply", ivy::multiply(x, y), [](T p, T q) { return p * q; }},
+          {"divide", ivy::divide(x, y), [](T p, T q) { return p / q; }},
+      };
+      for (const Case& c : cases) {
+        ASSERT_EQ(c.got.dtype(), ivy::dtype_v<T>);
+        ASSERT_EQ(c.got.size(), n);
+        std::vector<T> host(n);
+        ivy::copy_to_host(c.got, host.data());
+        const T* g = host.data();
+        for (int i = 0; i < n; ++i)
+          ASSERT_TRUE(same(g[i], c.want(a[i], b[i])))
+              << c.name << " at " << i << " (" << a[i] << ", " << b[i] << "): " << g[i] << "; a +" << oa << " B, b +" << ob << " B";
+      }
+    }
+  }
+}
+TEST(NativeXtensor, BinaryLoopsOnMisalignedBuffers) {
+  check_misaligned_binary<float>();
+  check_misaligned_binary<double>();
 }
 #endif

@@ -1214,18 +1214,22 @@ std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) 
   return at::sort(x, true, a.i0, a.b0);
 }
 // sort/argsort along the last axis of a contiguous real CPU tensor whose rows are long enough
-// for ivy's radix sort (src/sort_kernels.hpp; the xtensor backend's), on the direct path: the
-// same stable order as LibTorch's (NaN above +inf, -0 and +0 equal), in linear time.
+// for ivy's radix sort (src/sort_kernels.hpp; the xtensor backend's) or short enough for its
+// insertion sort on the same keys, on the direct path: the same stable order as LibTorch's
+// (NaN above +inf, -0 and +0 equal), in linear time for long rows, and for short ones
+// without LibTorch's sort setup (one element: ~2 us).
 at::Tensor radix_sort_rows(const at::Tensor& x, const Attrs& a, bool want_values) {
   if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || x.dim() == 0) return {};
   const std::int64_t axis = a.i0 < 0 ? a.i0 + x.dim() : a.i0;
   const std::int64_t len = x.size(-1);
-  if (axis != x.dim() - 1 || !sortk::by_radix(len)) return {};
+  const bool radix = sortk::by_radix(len), short_row = len >= 1 && len <= sortk::kShortRow;
+  if (axis != x.dim() - 1 || !(radix || short_row)) return {};
   at::Tensor r;
   auto run = [&](auto tag) {
     using V = decltype(tag);
     r = ::at::cpu::empty(x.sizes(), want_values ? x.options() : x.options().dtype(at::kLong));
-    sortk::radix_rows(x.data_ptr<V>(), x.numel() / len, len, a.b0, want_values, r.data_ptr());
+    if (radix) sortk::radix_rows(x.data_ptr<V>(), x.numel() / len, len, a.b0, want_values, r.data_ptr());
+    else sortk::short_rows(x.data_ptr<V>(), x.numel() / len, len, a.b0, want_values, r.data_ptr());
   };
   if (!::ivy::torch::visit_real_loop_types(x.scalar_type(), run)) return {};
   return r;

@@ -526,8 +526,32 @@ XT_KERNEL(pow) {
       out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));
   });
 }
-BINARY_FN_SEL(maximum, visit, D_OUT, real_v<T>, same_t, s_maximum(a, b))
-BINARY_FN_SEL(minimum, visit, D_OUT, real_v<T>, same_t, s_minimum(a, b))
+// float32/float64 operands full or of one element: npy::arith_n (the same rule; its loop for
+// operands off a 32-byte boundary), the rest as the others.
+BINARY_FN_AS(maximum_rest, "maximum", visit, D_OUT, real_v<T>, same_t, s_maximum(a, b), true)
+BINARY_FN_AS(minimum_rest, "minimum", visit, D_OUT, real_v<T>, same_t, s_minimum(a, b), true)
+#define MAXMIN(name)                                                                            \
+  XT_KERNEL(name) {                                                                             \
+    const DType cd = spec[0].dtype;                                                             \
+    if (cd == DType::float32 || cd == DType::float64) {                                         \
+      const As a1(in[0], cd), a2(in[1], cd);                                                    \
+      const int mode = loop_mode(*a1, *a2, spec[0].shape);                                      \
+      if (mode >= 0) {                                                                          \
+        out[0] = alloc(spec[0].shape, cd);                                                      \
+        if (cd == DType::float32)                                                               \
+          npy::arith_n(npy::Arith::name, ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2),  \
+                       out[0].size(), mode);                                                    \
+        else                                                                                    \
+          npy::arith_n(npy::Arith::name, ptr<double>(out[0]), ptr<double>(*a1), ptr<double>(*a2), \
+                       out[0].size(), mode);                                                    \
+        return;                                                                                 \
+      }                                                                                         \
+    }                                                                                           \
+    k_##name##_rest(in, n, a, spec, out);                                                       \
+  }
+MAXMIN(maximum)
+MAXMIN(minimum)
+#undef MAXMIN
 BINARY_FN(equal, visit, D_PROMOTED, any_v<T>, bool_t, a == b)
 BINARY_FN(not_equal, visit, D_PROMOTED, any_v<T>, bool_t, a != b)
 BINARY_FN(greater, visit, D_PROMOTED, real_v<T>, bool_t, a > b)

@@ -455,3 +455,27 @@ def test_diff(backend, n, axis):
     v = np.array([1.0, 4.0, 9.0])
     check(ivy.diff(ivy.asarray(v), prepend=ivy.asarray([0.0]), append=ivy.asarray([20.0])),
           np.diff(v, prepend=0.0, append=20.0))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "float32", "float64"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_argsort_short_rows(backend, dtype, descending):
+    """Rows of 1 to 40 elements (the torch backend sorts rows of up to 32 by insertion on the
+    radix keys, longer ones by LibTorch), 4 rows each, with ties and for floats NaN of both
+    signs, both zeros and infinities: the standard's stable order, values bit for bit."""
+    skip_unless_supported(backend, getattr(ivy, dtype))
+    a = _long_rows(dtype)
+    rng = np.random.default_rng(11)
+    for n in range(1, 41):
+        x = np.stack([a[r % 3, rng.choice(1000, size=n, replace=False)] for r in range(4)])
+        if n >= 8:
+            x[:, 1::4] = x[:, :1]  # ties within each row
+        want_idx = np.array([_stable_order(r.tolist(), descending) for r in x], dtype=np.int64)
+        got_idx = to_np(ivy.argsort(ivy.asarray(x), axis=-1, descending=descending, stable=True))
+        np.testing.assert_array_equal(got_idx, want_idx, err_msg=f"argsort, rows of {n}")
+        want = np.take_along_axis(x, want_idx, axis=-1)
+        got = to_np(ivy.sort(ivy.asarray(x), axis=-1, descending=descending))
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8), err_msg=f"sort, rows of {n}")
+        # one row, 1-d
+        got1 = to_np(ivy.argsort(ivy.asarray(x[2]), descending=descending))
+        np.testing.assert_array_equal(got1, want_idx[2])
