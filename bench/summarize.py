@@ -27,6 +27,7 @@ from collections import defaultdict
 def load(path):
     data = json.load(open(path))
     times = {}  # (backend, kind, fn, n) -> (ns, allocs)
+    split = {}  # (backend, fn, n) -> whether both inputs start off a 32-byte boundary
     has_agg = any(b.get("run_type") == "aggregate" for b in data["benchmarks"])
     for b in data["benchmarks"]:
         # with repetitions, only the median aggregate; without, the single run
@@ -38,12 +39,14 @@ def load(path):
         if len(parts) < 3:
             continue
         backend, fn, n = parts[0], parts[1], int(parts[2])
+        if "in_split" in b:
+            split[(backend, fn, n)] = b["in_split"] > 0.5
         for kind in ("native", "ivy", "ns", "bare"):
             if f"{kind}_ns" in b:
                 # (median ns, allocations per call, paired ratio or None in older runs)
                 times[(backend, kind, fn, n)] = (b[f"{kind}_ns"], b.get(f"{kind}_allocs", float("nan")),
                                                  b.get(f"{kind}_pair"))
-    return times, data.get("context", {})
+    return times, data.get("context", {}), split
 
 
 def pct(times, be, kind, f, n):
@@ -68,8 +71,8 @@ def overheads(times, be, n):
 def compare(path_a, path_b):
     """Run-to-run agreement of two runs: summary figures of each and the spread of the
     per-function differences in overhead %."""
-    ta, _ = load(path_a)
-    tb, _ = load(path_b)
+    ta, _, _ = load(path_a)
+    tb, _, _ = load(path_b)
     print(f"Comparing {path_a} (A) with {path_b} (B)\n")
     print("| backend | elements | mean % A | mean % B | median % A | median % B | median ns A | median ns B "
           "| median abs diff (pct points) | 90th pct abs diff |")
@@ -91,7 +94,7 @@ def compare(path_a, path_b):
 
 
 def main(path):
-    times, ctx = load(path)
+    times, ctx, split = load(path)
     print(f"Machine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
           f"build type {ctx.get('library_build_type')}, {ctx.get('date')}\n")
     backends = sorted({k[0] for k in times})
@@ -158,6 +161,11 @@ def main(path):
             print(f"| {n} | {mean:.2f} | {med:.2f} | {mx:.2f} | {nso:.1f} | {own_s} | {spread} | "
                   f"{len(above)} of {count}: {', '.join(above) or '-'} |")
         print()
+        offs = [(n, sorted(f for (b, f, m), v in split.items() if b == be and m == n and v)) for n in sizes]
+        if any(k == be for k, _, _ in split):
+            print("Cases whose first two inputs both start off a 32-byte boundary (counter `in_split`; "
+                  "the loops then take their 128-bit or split-load forms): " +
+                  "; ".join(f"{n}: {', '.join(fs) or '-'}" for n, fs in offs) + "\n")
 
 
 if __name__ == "__main__":

@@ -99,8 +99,10 @@ struct Alloc {
 // result then costs a scan of those entries instead of malloc and free of a 40 KB chunk (~130
 // instructions, and ~19 L1d misses on malloc's chunk headers and bins once the call's data
 // has passed through the cache: bench/layer_probe.sh roll 10000). At most kBlockSlots blocks
-// and kMaxBlockBytes bytes wait per thread. Default TLS model (a __tls_get_addr call): the
-// list is too large for the static TLS surplus a dlopen'ed libivy may get.
+// and kMaxBlockBytes bytes wait per thread. Default TLS model, not initial-exec: the list is
+// too large for the static TLS surplus a dlopen'ed libivy may get; libivy builds with TLS
+// descriptors (CMakeLists.txt, -mtls-dialect=gnu2), so where it sits in the static TLS block
+// an access costs one GOT entry, not __tls_get_addr's walk.
 namespace blocks {
 constexpr std::size_t kMaxBlock = std::size_t{1} << 20;  // 1 MiB
 constexpr std::size_t kMaxBlockBytes = std::size_t{4} << 20;
