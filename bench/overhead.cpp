@@ -1,7 +1,8 @@
 // The cost of the ivy layer (the paper's Fig. 6 / Table 3, in C++): every benchmarked
 // function is one case <backend>/<fn>/<n>, on float32 CPU inputs of 1, 1e2, 1e4 and 1e6
 // elements (matrix functions on square shapes of about that many elements), that times side
-// by side, interleaved in blocks on the same inputs:
+// by side, interleaved in blocks on the same inputs (four sets of them, made at different
+// heap addresses, one per round in turn: see kPlacements):
 //   native  the library call on its own arrays (what the kernel calls)
 //   ivy     ivy::fn on ivy::Array inputs through the dispatch
 //   ns      the backend's framework-specific namespace (ivy::torch::fn on at::Tensor,
@@ -16,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -118,8 +120,9 @@ struct Calls {
   std::function<void()> native, ivy, ns;
   std::function<void()> bare;  // torch: the native call below LibTorch's autograd layers
   // The first two inputs' data (xtensor: the xarrays' own buffers, which malloc aligns to 16
-  // bytes only), reported as the counter `in_split`: 1 where both start off a 32-byte
-  // boundary, so 32-byte vectors straddle cache lines on both streams (loops::each2_best).
+  // bytes only), reported as the counter `in_split`: the share of the case's input sets
+  // (kPlacements) whose two start off a 32-byte boundary, so that 32-byte vectors would
+  // straddle cache lines on both streams (loops::each2_best).
   const void* in0 = nullptr;
   const void* in1 = nullptr;
 };
@@ -141,16 +144,33 @@ double median_of(std::vector<double>& v) {
   std::nth_element(v.begin(), mid, v.end());
   return *mid;
 }
-void run_case(benchmark::State& st, const Calls& c) {
+// Each case runs on kPlacements sets of inputs, made one after the other (so at other heap
+// addresses), round r on set r % kPlacements, every variant of a round on the same set. A
+// case's time can depend on where its buffers fall: for a streaming call at 1e4 elements,
+// inputs 16 bytes off a 32-byte boundary cost the 32-byte loops up to 8 %, and memcpy's speed
+// moves by ~6 % with the page offset of its destination against its source (stop 25). One
+// set per case made such rows a lottery on the process's heap (native and ivy allocate their
+// results differently); the median of the paired ratios over the sets is the overhead over
+// placements, not at one.
+constexpr int kPlacements = 4;
+void run_case(benchmark::State& st, const std::vector<Calls>& sets) {
   using clock = std::chrono::steady_clock;
-  const std::function<void()>* v[4];
+  const std::size_t np = sets.size();
+  std::vector<std::array<const std::function<void()>*, 4>> vs(np);
   const char* names[4];
   std::size_t nv = 0;
-  const std::pair<const std::function<void()>*, const char*> all[4] = {
-      {&c.native, "native"}, {&c.ivy, "ivy"}, {&c.ns, "ns"}, {&c.bare, "bare"}};
-  for (const auto& [f, name] : all)
-    if (*f) v[nv] = f, names[nv++] = name;
-  for (std::size_t w = 0; w < nv; ++w) (*v[w])();  // warm up: first-call allocations, caches
+  for (std::size_t p = 0; p < np; ++p) {
+    const Calls& c = sets[p];
+    const std::pair<const std::function<void()>*, const char*> all[4] = {
+        {&c.native, "native"}, {&c.ivy, "ivy"}, {&c.ns, "ns"}, {&c.bare, "bare"}};
+    std::size_t k = 0;
+    for (const auto& [f, name] : all)
+      if (*f) vs[p][k] = f, names[k++] = name;
+    nv = k;
+  }
+  const auto& v = vs[0];
+  for (std::size_t p = 0; p < np; ++p)
+    for (std::size_t w = 0; w < nv; ++w) (*vs[p][w])();  // warm up: first-call allocations, caches
   // block length from the native call's cost: the fastest of three ~100 us samples (the
   // first calls can pay page faults on fresh buffers)
   double per_call = 1e300;
@@ -187,9 +207,10 @@ void run_case(benchmark::State& st, const Calls& c) {
   for (auto _ : st) {
     double total = 0;
     for (std::int64_t r = 0; r < per_iter; ++r, ++rounds) {
+      const auto& vr = vs[static_cast<std::size_t>(rounds) % np];
       for (std::size_t j = 0; j < nv; ++j) {
         std::size_t w = (first + j) % nv;
-        const std::function<void()>& f = *v[w];
+        const std::function<void()>& f = *vr[w];
         long a0 = g_allocs;
         auto s = clock::now();
         for (std::int64_t k = 0; k < K; ++k) f();
@@ -215,7 +236,11 @@ void run_case(benchmark::State& st, const Calls& c) {
     st.counters[std::string(names[w]) + "_ns"] = median_of(blocks[w]) * 1e9 / static_cast<double>(K);
     st.counters[std::string(names[w]) + "_allocs"] = static_cast<double>(allocs[w]) / n;
   }
-  if (c.in0) st.counters["in_split"] = both_off32(c.in0, c.in1);
+  if (sets[0].in0) {  // the share of the sets whose first two inputs both start off 32 bytes
+    double split = 0;
+    for (const Calls& c : sets) split += both_off32(c.in0, c.in1);
+    st.counters["in_split"] = split / static_cast<double>(np);
+  }
   st.counters["block"] = static_cast<double>(K);
   st.counters["rounds"] = static_cast<double>(rounds);
 }
@@ -250,7 +275,11 @@ void add_case(const std::string& name, std::function<Calls()> setup) {
   if (name.rfind("torch/", 0) == 0)
     setup = [setup, view = torch_view_fn(name)] { return with_bare(setup(), view); };
 #endif
-  benchmark::RegisterBenchmark(name.c_str(), [setup](benchmark::State& st) { run_case(st, setup()); })
+  benchmark::RegisterBenchmark(name.c_str(), [setup](benchmark::State& st) {
+    std::vector<Calls> sets;
+    for (int p = 0; p < kPlacements; ++p) sets.push_back(setup());
+    run_case(st, sets);
+  })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
 }

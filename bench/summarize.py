@@ -40,7 +40,7 @@ def load(path):
             continue
         backend, fn, n = parts[0], parts[1], int(parts[2])
         if "in_split" in b:
-            split[(backend, fn, n)] = b["in_split"] > 0.5
+            split[(backend, fn, n)] = b["in_split"]
         for kind in ("native", "ivy", "ns", "bare"):
             if f"{kind}_ns" in b:
                 # (median ns, allocations per call, paired ratio or None in older runs)
@@ -161,10 +161,11 @@ def main(path):
             print(f"| {n} | {mean:.2f} | {med:.2f} | {mx:.2f} | {nso:.1f} | {own_s} | {spread} | "
                   f"{len(above)} of {count}: {', '.join(above) or '-'} |")
         print()
-        offs = [(n, sorted(f for (b, f, m), v in split.items() if b == be and m == n and v)) for n in sizes]
+        offs = [(n, sorted(f"{f} ({v:.2f})" for (b, f, m), v in split.items() if b == be and m == n and v > 0))
+                for n in sizes]
         if any(k == be for k, _, _ in split):
-            print("Cases whose first two inputs both start off a 32-byte boundary (counter `in_split`; "
-                  "the loops then take their 128-bit or split-load forms): " +
+            print("Cases with input sets whose first two inputs both start off a 32-byte boundary (counter "
+                  "`in_split`, the share of the sets; the loops then take their 128-bit or split-load forms): " +
                   "; ".join(f"{n}: {', '.join(fs) or '-'}" for n, fs in offs) + "\n")
 
 
