@@ -1477,11 +1477,19 @@ RUN(matmul, {
 })
 RUN_VIEW(diagonal, SET(VIEW(diagonal, T(in[0]), a.i0, -2, -1)))
 RUN(cholesky, SET(at::linalg_cholesky(T(in[0]), a.b0)))
-RUN(det, SET(at::linalg_det(T(in[0]))))
+// On the direct path the CPU kernels the composites linalg_det and linalg_slogdet call (see
+// eigh below): the same tensors, the LU factors they also return dropped.
+RUN(det, SET(direct ? std::get<0>(::at::cpu::_linalg_det(T(in[0]))) : at::linalg_det(T(in[0]))))
 KERNEL(slogdet) {
   (void)a;
   (void)n;
-  guarded("slogdet", in, n, [&] {
+  guarded("slogdet", in, n, [&](bool direct) {
+    if (direct) {
+      auto [s, l, lu, piv] = ::at::cpu::_linalg_slogdet(T(in[0]));
+      out[0] = make(std::move(s), spec[0].dtype);
+      out[1] = make(std::move(l), spec[1].dtype);
+      return;
+    }
     auto [s, l] = at::linalg_slogdet(T(in[0]));
     out[0] = make(std::move(s), spec[0].dtype);
     out[1] = make(std::move(l), spec[1].dtype);
@@ -1503,21 +1511,26 @@ RUN(solve, {
     SET(at::linalg_solve(A.expand(ref(as)), Bm.expand(ref(s))));
   }
 })
+// The decompositions whose LibTorch function is a composite over a CPU kernel (linalg_eigh
+// over _linalg_eigh, linalg_svd over _linalg_svd, ...) call that kernel straight on the direct
+// path: the call the composite makes for a plain CPU tensor (compute_v / compute_uv false for
+// the values-only functions, as for a tensor that needs no gradient), without two dispatcher
+// passes (~20 ns each) through code a 1x1 decomposition has long evicted from the L1i.
 KERNEL(eigh) {
   (void)a;
   (void)n;
-  guarded("eigh", in, n, [&] {
-    auto [w, v] = at::linalg_eigh(T(in[0]), "L");
+  guarded("eigh", in, n, [&](bool direct) {
+    auto [w, v] = direct ? ::at::cpu::_linalg_eigh(T(in[0]), "L", true) : at::linalg_eigh(T(in[0]), "L");
     out[0] = make(std::move(w), spec[0].dtype);
     out[1] = make(std::move(v), spec[1].dtype);
   });
 }
-RUN(eigvalsh, SET(at::linalg_eigvalsh(T(in[0]), "L")))
+RUN(eigvalsh, SET(direct ? std::get<0>(::at::cpu::_linalg_eigh(T(in[0]), "L", false)) : at::linalg_eigvalsh(T(in[0]), "L")))
 KERNEL(eig) {
   (void)a;
   (void)n;
-  guarded("eig", in, n, [&] {
-    auto [w, v] = at::linalg_eig(T(in[0]));
+  guarded("eig", in, n, [&](bool direct) {
+    auto [w, v] = direct ? ::at::cpu::linalg_eig(T(in[0])) : at::linalg_eig(T(in[0]));
     out[0] = make(std::move(w), spec[0].dtype);
     out[1] = make(std::move(v), spec[1].dtype);
   });
@@ -1525,18 +1538,19 @@ KERNEL(eig) {
 RUN(eigvals, SET(at::linalg_eigvals(T(in[0]))))
 KERNEL(svd) {
   (void)n;
-  guarded("svd", in, n, [&] {
-    auto [u, s, vh] = at::linalg_svd(T(in[0]), a.b0);
+  guarded("svd", in, n, [&](bool direct) {
+    auto [u, s, vh] = direct ? ::at::cpu::_linalg_svd(T(in[0]), a.b0, true) : at::linalg_svd(T(in[0]), a.b0);
     out[0] = make(std::move(u), spec[0].dtype);
     out[1] = make(std::move(s), spec[1].dtype);
     out[2] = make(std::move(vh), spec[2].dtype);
   });
 }
-RUN(svdvals, SET(at::linalg_svdvals(T(in[0]))))
+RUN(svdvals, SET(direct ? std::get<1>(::at::cpu::_linalg_svd(T(in[0]), false, false)) : at::linalg_svdvals(T(in[0]))))
 KERNEL(qr) {
   (void)n;
-  guarded("qr", in, n, [&] {
-    auto [q, r] = at::linalg_qr(T(in[0]), a.b0 ? "complete" : "reduced");
+  guarded("qr", in, n, [&](bool direct) {
+    const char* mode = a.b0 ? "complete" : "reduced";
+    auto [q, r] = direct ? ::at::cpu::linalg_qr(T(in[0]), mode) : at::linalg_qr(T(in[0]), mode);
     out[0] = make(std::move(q), spec[0].dtype);
     out[1] = make(std::move(r), spec[1].dtype);
   });
