@@ -119,6 +119,50 @@ TEST(NativeTorch, DirectCpuCallsOnlyInDefaultDispatchState) {
 // recorded and its version counter shared, autograd sees an in-place write through the view (the base's history becomes a
 // CopySlices node, so gradients reach the written values), and refuses such a write when the
 // view was made in no-grad mode.
+// The decompositions' direct path calls the CPU kernels under LibTorch's composites
+// (at::cpu::_linalg_eigh, _linalg_svd, ...): on plain tensors the results are the very
+// tensors LibTorch's public functions give, bit for bit (eigvalsh and svdvals included, which
+// LibTorch computes without vectors for tensors that need no gradient: with vectors the
+// values differ in the last bits).
+TEST(NativeTorch, DirectDecompositionsAreLibTorchs) {
+  at::manual_seed(11);
+  auto same = [](const ivy::Array& got, const at::Tensor& want, const char* what, int n) {
+    EXPECT_TRUE(at::equal(ivy::torch::unwrap(got), want)) << what << ", n = " << n;
+  };
+  for (int n : {1, 5, 30}) {
+    at::Tensor b = at::randn({n, n}, at::kDouble);
+    at::Tensor spd = b.matmul(b.t()) + n * at::eye(n, at::kDouble);
+    ivy::Array x = ivy::torch::wrap(b), s = ivy::torch::wrap(spd);
+    auto [w, v] = at::linalg_eigh(spd, "L");
+    ivy::linalg::EighResult e = ivy::linalg::eigh(s);
+    same(e.eigenvalues, w, "eigh values", n);
+    same(e.eigenvectors, v, "eigh vectors", n);
+    same(ivy::linalg::eigvalsh(s), at::linalg_eigvalsh(spd, "L"), "eigvalsh", n);
+    auto [ew, ev] = at::linalg_eig(b);
+    ivy::linalg::EigResult g = ivy::linalg::eig(x);
+    same(g.eigenvalues, ew, "eig values", n);
+    same(g.eigenvectors, ev, "eig vectors", n);
+    for (bool full : {false, true}) {
+      auto [u, sv, vh] = at::linalg_svd(b, full);
+      ivy::linalg::SVDResult d = ivy::linalg::svd(x, full);
+      same(d.U, u, "svd U", n);
+      same(d.S, sv, "svd S", n);
+      same(d.Vh, vh, "svd Vh", n);
+    }
+    same(ivy::linalg::svdvals(x), at::linalg_svdvals(b), "svdvals", n);
+    for (const char* mode : {"reduced", "complete"}) {
+      auto [q, r] = at::linalg_qr(b, mode);
+      ivy::linalg::QRResult f = ivy::linalg::qr(x, mode);
+      same(f.Q, q, "qr Q", n);
+      same(f.R, r, "qr R", n);
+    }
+    same(ivy::linalg::det(x), at::linalg_det(b), "det", n);
+    auto [sg, la] = at::linalg_slogdet(b);
+    ivy::linalg::SlogdetResult sd = ivy::linalg::slogdet(x);
+    same(sd.sign, sg, "slogdet sign", n);
+    same(sd.logabsdet, la, "slogdet logabsdet", n);
+  }
+}
 TEST(NativeTorch, DirectViewsAreLibTorchViews) {
   const char* names[] = {"permute_dims", "diagonal", "reshape", "broadcast_to"};
   for (int which = 0; which < 4; ++which) {
