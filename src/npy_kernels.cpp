@@ -257,37 +257,45 @@ void exact_n(Exact op, T* o, const T* x, std::int64_t n) {
 // float32, both operands 16 bytes off: 1,038 ns against maxps's 1,045 and the 128-bit loop's
 // 1,044..1,080 (CPU model 167). Lanes as the functor's: max_ps(a, b) is `a > b ? a : b`,
 // min_ps(a, b) `a < b ? a : b`, and a NaN `a` is kept.
-IVY_AVX512VL_FN void maxmin_halves(bool mx, float* o, const float* p, const float* q, std::int64_t n) {
+// The two lane types' intrinsics (256-bit registers of two 16-byte halves).
+template <class T>
+struct Halves;
+template <>
+struct Halves<float> {
+  using V = __m256;
+  static constexpr int kLanes = 8;
+  IVY_AVX512VL_FN static V load(const float* p) { return _mm256_loadu2_m128(p + 4, p); }
+  IVY_AVX512VL_FN static V max(V a, V b) { return _mm256_max_ps(a, b); }
+  IVY_AVX512VL_FN static V min(V a, V b) { return _mm256_min_ps(a, b); }
+  IVY_AVX512VL_FN static V keep_nan(V m, V a) { return _mm256_mask_blend_ps(_mm256_cmp_ps_mask(a, a, _CMP_UNORD_Q), m, a); }
+  IVY_AVX512VL_FN static void store(float* o, V r, bool halves) {
+    if (halves) _mm256_storeu2_m128(o + 4, o, r);
+    else _mm256_storeu_ps(o, r);
+  }
+};
+template <>
+struct Halves<double> {
+  using V = __m256d;
+  static constexpr int kLanes = 4;
+  IVY_AVX512VL_FN static V load(const double* p) { return _mm256_loadu2_m128d(p + 2, p); }
+  IVY_AVX512VL_FN static V max(V a, V b) { return _mm256_max_pd(a, b); }
+  IVY_AVX512VL_FN static V min(V a, V b) { return _mm256_min_pd(a, b); }
+  IVY_AVX512VL_FN static V keep_nan(V m, V a) { return _mm256_mask_blend_pd(_mm256_cmp_pd_mask(a, a, _CMP_UNORD_Q), m, a); }
+  IVY_AVX512VL_FN static void store(double* o, V r, bool halves) {
+    if (halves) _mm256_storeu2_m128d(o + 2, o, r);
+    else _mm256_storeu_pd(o, r);
+  }
+};
+template <class T>
+IVY_AVX512VL_FN void maxmin_halves(bool mx, T* o, const T* p, const T* q, std::int64_t n) {
+  using H = Halves<T>;
   const bool o_off = (reinterpret_cast<std::uintptr_t>(o) & 31) != 0;
   std::int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 a = _mm256_loadu2_m128(p + i + 4, p + i), b = _mm256_loadu2_m128(q + i + 4, q + i);
-    const __m256 m = mx ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b);
-    const __m256 r = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(a, a, _CMP_UNORD_Q), m, a);
-    if (o_off) _mm256_storeu2_m128(o + i + 4, o + i, r);
-    else _mm256_storeu_ps(o + i, r);
+  for (; i + H::kLanes <= n; i += H::kLanes) {
+    const typename H::V a = H::load(p + i), b = H::load(q + i);
+    H::store(o + i, H::keep_nan(mx ? H::max(a, b) : H::min(a, b), a), o_off);
   }
-  for (; i < n; ++i) {
-    const float a = p[i], b = q[i];
-    const float m = mx ? (a > b ? a : b) : (a < b ? a : b);
-    o[i] = a != a ? a : m;
-  }
-}
-IVY_AVX512VL_FN void maxmin_halves(bool mx, double* o, const double* p, const double* q, std::int64_t n) {
-  const bool o_off = (reinterpret_cast<std::uintptr_t>(o) & 31) != 0;
-  std::int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m256d a = _mm256_loadu2_m128d(p + i + 2, p + i), b = _mm256_loadu2_m128d(q + i + 2, q + i);
-    const __m256d m = mx ? _mm256_max_pd(a, b) : _mm256_min_pd(a, b);
-    const __m256d r = _mm256_mask_blend_pd(_mm256_cmp_pd_mask(a, a, _CMP_UNORD_Q), m, a);
-    if (o_off) _mm256_storeu2_m128d(o + i + 2, o + i, r);
-    else _mm256_storeu_pd(o + i, r);
-  }
-  for (; i < n; ++i) {
-    const double a = p[i], b = q[i];
-    const double m = mx ? (a > b ? a : b) : (a < b ? a : b);
-    o[i] = a != a ? a : m;
-  }
+  for (; i < n; ++i) o[i] = mx ? maximum(p[i], q[i]) : minimum(p[i], q[i]);
 }
 #endif
 template <class T>
@@ -306,21 +314,9 @@ void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, int mode) {
       case Arith::subtract: loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a - b; }); return;
       case Arith::multiply: loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a * b; }); return;
       case Arith::divide: loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a / b; }); return;
-      // The select on a compare (each2_best's Wide loop): NumPy's rule, the second operand
-      // unless the first is greater (less), with a NaN first operand kept (a NaN second one
-      // fails the compare and is taken).
-      case Arith::maximum:
-        loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) {
-          const T m = a > b ? a : b;
-          return a != a ? a : m;
-        });
-        return;
-      case Arith::minimum:
-        loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) {
-          const T m = a < b ? a : b;
-          return a != a ? a : m;
-        });
-        return;
+      // The select on a compare (each2_best's Wide loop), npy::maximum's rule.
+      case Arith::maximum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return maximum(a, b); }); return;
+      case Arith::minimum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return minimum(a, b); }); return;
     }
   } else {
     using W = std::make_unsigned_t<T>;
@@ -335,8 +331,8 @@ void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, int mode) {
         loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) * static_cast<W>(b))); });
         return;
       case Arith::divide: return;  // float only (the header)
-      case Arith::maximum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return a > b ? a : b; }); return;
-      case Arith::minimum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return a < b ? a : b; }); return;
+      case Arith::maximum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return maximum(a, b); }); return;
+      case Arith::minimum: loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return minimum(a, b); }); return;
     }
   }
 }

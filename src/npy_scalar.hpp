@@ -14,6 +14,23 @@
 
 namespace ivy::npy {
 
+// maximum/minimum: NumPy's rule, the second operand unless the first is greater (less), so
+// -0 against +0 gives the second (the x86 max/min instructions' rule), and NaN in either
+// operand gives NaN (a NaN `a` is kept; a NaN `b` fails the compare and is taken).
+// Branch-free: a max, a compare and a select per vector.
+template <class T>
+T maximum(T a, T b) {
+  const T m = a > b ? a : b;
+  if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
+  else return m;
+}
+template <class T>
+T minimum(T a, T b) {
+  const T m = a < b ? a : b;
+  if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
+  else return m;
+}
+
 template <class T>
 T floor_divide(T a, T b) {
   if (b == 0) return a / b;  // +-inf, or NaN for 0 // 0 and NaN // 0

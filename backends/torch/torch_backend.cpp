@@ -279,24 +279,14 @@ at::Tensor exact_loop(npy::Exact op, const at::Tensor& x) {
 // a logical or there) and integer divide (a float result) are left to LibTorch.
 at::Tensor arith_loop(npy::Arith op, const at::Tensor& a, const at::Tensor& b) {
   const int mode = loop_mode(a, b);
-  if (mode < 0) return {};
+  if (mode < 0 || (op == npy::Arith::divide && !a.is_floating_point())) return {};
   const at::Tensor& full = mode == 2 ? b : a;
   at::Tensor r;
-  auto run = [&](auto tag) {
+  visit_real_loop_types(a.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     r = ::at::cpu::empty(full.sizes(), full.options());
     npy::arith_n(op, r.data_ptr<T>(), a.data_ptr<T>(), b.data_ptr<T>(), r.numel(), mode);
-  };
-  switch (a.scalar_type()) {
-    case at::kFloat: run(float{}); break;
-    case at::kDouble: run(double{}); break;
-    case at::kLong: if (op != npy::Arith::divide) run(std::int64_t{}); break;
-    case at::kInt: if (op != npy::Arith::divide) run(std::int32_t{}); break;
-    case at::kShort: if (op != npy::Arith::divide) run(std::int16_t{}); break;
-    case at::kChar: if (op != npy::Arith::divide) run(std::int8_t{}); break;
-    case at::kByte: if (op != npy::Arith::divide) run(std::uint8_t{}); break;
-    default: break;
-  }
+  });
   return r;
 }
 at::Tensor npy_loop(NpyOp op, const at::Tensor& a, const at::Tensor& b) {

@@ -180,21 +180,8 @@ template <class T> T s_logaddexp(T a, T b) {
   if (d != d) return a == b ? a : std::numeric_limits<T>::quiet_NaN();
   return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
 }
-// NaN propagates: the plain comparison keeps a NaN `a` (it fails the comparison; this is
-// xtensor's maximum), then a NaN `b` replaces the result. Branch-free, so the loops
-// vectorize: a max, a compare and a blend per vector.
-// NumPy's rule: the second operand unless the first is greater (less), so -0 against +0
-// gives the second (the x86 max/min instructions' rule); NaN in either operand gives NaN.
-template <class T> T s_maximum(T a, T b) {
-  const T m = a > b ? a : b;
-  if constexpr (is_realf_v<T>) return a != a ? a : m;
-  else return m;
-}
-template <class T> T s_minimum(T a, T b) {
-  const T m = a < b ? a : b;
-  if constexpr (is_realf_v<T>) return a != a ? a : m;
-  else return m;
-}
+// maximum/minimum: npy::maximum / npy::minimum (npy_scalar.hpp), NumPy's rule; complex
+// operands are not ordered (real_v).
 template <class T> bool truthy(T v) {
   if constexpr (is_cplx_v<T>) return v != T(0);
   else return v != 0;
@@ -528,8 +515,8 @@ XT_KERNEL(pow) {
 }
 // float32/float64 operands full or of one element: npy::arith_n (the same rule; its loop for
 // operands off a 32-byte boundary), the rest as the others.
-BINARY_FN_AS(maximum_rest, "maximum", visit, D_OUT, real_v<T>, same_t, s_maximum(a, b), true)
-BINARY_FN_AS(minimum_rest, "minimum", visit, D_OUT, real_v<T>, same_t, s_minimum(a, b), true)
+BINARY_FN_AS(maximum_rest, "maximum", visit, D_OUT, real_v<T>, same_t, npy::maximum(a, b), true)
+BINARY_FN_AS(minimum_rest, "minimum", visit, D_OUT, real_v<T>, same_t, npy::minimum(a, b), true)
 #define MAXMIN(name)                                                                            \
   XT_KERNEL(name) {                                                                             \
     const DType cd = spec[0].dtype;                                                             \
