@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(
   cmake ninja-build g++ ccache
-  libtorch-dev            # torch backend (LibTorch 1.13)
+  libtorch-dev liblapack-dev   # torch backend (LibTorch 1.13; LAPACK, which it calls, also called directly for eig)
   xtensor-dev libxtensor-dev xtl-dev libeigen3-dev   # xtensor backend (+Eigen)
   libgtest-dev libbenchmark-dev nlohmann-json3-dev   # tests, benchmarks, fixtures
   pybind11-dev python3-dev python3-pytest python3-numpy python3-hypothesis  # Python bindings (python/) and their tests

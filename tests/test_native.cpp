@@ -163,6 +163,58 @@ TEST(NativeTorch, DirectDecompositionsAreLibTorchs) {
     same(sd.logabsdet, la, "slogdet logabsdet", n);
   }
 }
+// eig and eigvals on the direct path call LAPACK's geev themselves (torch_geev.cpp): the
+// results must be LibTorch's bit for bit (compared as bytes, so that -0 against +0 and NaN
+// payloads count), for every dtype geev serves, conjugate pairs and all-real spectra,
+// batches, non-contiguous and empty inputs; non-finite input is an ivy error, as LibTorch
+// refuses it.
+TEST(NativeTorch, DirectEigIsLibTorchsGeev) {
+  at::manual_seed(5);
+  auto bits = [](const ivy::Array& got, const at::Tensor& want, const std::string& what) {
+    const at::Tensor g = ivy::torch::unwrap(got).contiguous(), w = want.contiguous();
+    ASSERT_EQ(g.sizes(), w.sizes()) << what;
+    ASSERT_EQ(g.scalar_type(), w.scalar_type()) << what;
+    EXPECT_EQ(std::memcmp(g.data_ptr(), w.data_ptr(), static_cast<std::size_t>(w.nbytes())), 0) << what;
+  };
+  std::vector<std::pair<std::string, at::Tensor>> cases;
+  for (auto t : {at::kFloat, at::kDouble, at::kComplexFloat, at::kComplexDouble}) {
+    const std::string d = c10::toString(t);
+    for (int n : {0, 1, 2, 5, 30}) {
+      cases.emplace_back(d + " random n=" + std::to_string(n), at::randn({n, n}, t));
+      cases.emplace_back(d + " triangular n=" + std::to_string(n), at::randn({n, n}, t).triu());
+    }
+    cases.emplace_back(d + " rotation", at::tensor({0.0, -1.0, 1.0, 0.0}, at::kDouble).reshape({2, 2}).to(t));
+    cases.emplace_back(d + " batch", at::randn({3, 2, 4, 4}, t));
+    cases.emplace_back(d + " empty batch", at::randn({0, 3, 3}, t));
+    cases.emplace_back(d + " transposed", at::randn({2, 6, 6}, t).mT());
+    cases.emplace_back(d + " strided", at::randn({7, 14}, t).slice(1, 0, 14, 2));
+  }
+  for (const auto& [what, m] : cases) {
+    ASSERT_TRUE(m.is_contiguous() || what.find("transposed") != std::string::npos ||
+                what.find("strided") != std::string::npos);
+    ivy::Array x = ivy::torch::wrap(m);
+    auto [w, v] = at::linalg_eig(m);
+    ivy::linalg::EigResult g = ivy::linalg::eig(x);
+    bits(g.eigenvalues, w, what + ": eig values");
+    bits(g.eigenvectors, v, what + ": eig vectors");
+    bits(ivy::linalg::eigvals(x), at::linalg_eigvals(m), what + ": eigvals");
+  }
+  at::Tensor bad = at::eye(3, at::kFloat);
+  bad[1][2] = std::numeric_limits<float>::quiet_NaN();
+  for (bool vectors : {true, false}) {
+    try {
+      if (vectors) ivy::linalg::eig(ivy::torch::wrap(bad));
+      else ivy::linalg::eigvals(ivy::torch::wrap(bad));
+      ADD_FAILURE() << "no error for a NaN entry";
+    } catch (const ivy::ValueError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(vectors ? "[eig] " : "[eigvals] ", 0), 0u) << msg;
+      EXPECT_NE(msg.find("(3, 3) float32"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("infs or NaNs"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("torch"), std::string::npos) << msg;
+    }
+  }
+}
 TEST(NativeTorch, DirectViewsAreLibTorchViews) {
   const char* names[] = {"permute_dims", "diagonal", "reshape", "broadcast_to"};
   for (int which = 0; which < 4; ++which) {

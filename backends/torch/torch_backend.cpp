@@ -21,6 +21,7 @@
 #include "row_kernels.hpp"
 #include "sort_kernels.hpp"
 #include "strided_copy.hpp"
+#include "torch_geev.hpp"
 #include "vec_math.hpp"
 #include "ivy/dispatch.hpp"
 
@@ -1516,16 +1517,29 @@ KERNEL(eigh) {
   });
 }
 RUN(eigvalsh, SET(direct ? std::get<0>(::at::cpu::_linalg_eigh(T(in[0]), "L", false)) : at::linalg_eigvalsh(T(in[0]), "L")))
+// eig and eigvals on the direct path: LAPACK's geev called as LibTorch's CPU kernel calls it,
+// without the ~140k instructions of tensor work LibTorch wraps around it (torch_geev.cpp).
 KERNEL(eig) {
   (void)a;
   (void)n;
   guarded("eig", in, n, [&](bool direct) {
-    auto [w, v] = direct ? ::at::cpu::linalg_eig(T(in[0])) : at::linalg_eig(T(in[0]));
+    at::Tensor w, v;
+    if (direct && torch_geev::serves(T(in[0]))) torch_geev::eig("eig", T(in[0]), true, w, v);
+    else std::tie(w, v) = at::linalg_eig(T(in[0]));
     out[0] = make(std::move(w), spec[0].dtype);
     out[1] = make(std::move(v), spec[1].dtype);
   });
 }
-RUN(eigvals, SET(at::linalg_eigvals(T(in[0]))))
+KERNEL(eigvals) {
+  (void)a;
+  (void)n;
+  guarded("eigvals", in, n, [&](bool direct) {
+    at::Tensor w, none;
+    if (direct && torch_geev::serves(T(in[0]))) torch_geev::eig("eigvals", T(in[0]), false, w, none);
+    else w = at::linalg_eigvals(T(in[0]));
+    out[0] = make(std::move(w), spec[0].dtype);
+  });
+}
 KERNEL(svd) {
   (void)n;
   guarded("svd", in, n, [&](bool direct) {

@@ -1,0 +1,203 @@
+// The torch backend's eig and eigvals on the direct path (plain dense CPU tensors that take no
+// part in autograd): the computation LibTorch's linalg_eig / _linalg_eigvals make, without
+// their tensor bookkeeping. Both call LAPACK's ?geev on a column-major copy of each matrix
+// (jobvl 'N', jobvr 'V' or 'N', the workspace size of one query for the whole batch) and then
+// build complex results from the real routines' (wr, wi) and VR columns as LAPACK documents
+// them. Around that LibTorch's CPU path runs ~140k instructions at 1 x 1 (an isfinite/all
+// check, an infos tensor, an imaginary-part test with .item(), complex_out, copies through
+// TensorIterator), ~12 us where geev takes well under one. Calling the same LAPACK routine
+// the same way gives the same bits (tests/test_native.cpp checks them against LibTorch's
+// public functions).
+#include "torch_geev.hpp"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "ivy/core.hpp"
+
+// LAPACK's Fortran entry points (liblapack, the library LibTorch itself calls), with the
+// hidden lengths gfortran passes for character arguments.
+extern "C" {
+void sgeev_(const char* jobvl, const char* jobvr, const int* n, float* a, const int* lda, float* wr, float* wi,
+            float* vl, const int* ldvl, float* vr, const int* ldvr, float* work, const int* lwork, int* info,
+            std::size_t, std::size_t);
+void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda, double* wr, double* wi,
+            double* vl, const int* ldvl, double* vr, const int* ldvr, double* work, const int* lwork, int* info,
+            std::size_t, std::size_t);
+void cgeev_(const char* jobvl, const char* jobvr, const int* n, std::complex<float>* a, const int* lda,
+            std::complex<float>* w, std::complex<float>* vl, const int* ldvl, std::complex<float>* vr, const int* ldvr,
+            std::complex<float>* work, const int* lwork, float* rwork, int* info, std::size_t, std::size_t);
+void zgeev_(const char* jobvl, const char* jobvr, const int* n, std::complex<double>* a, const int* lda,
+            std::complex<double>* w, std::complex<double>* vl, const int* ldvl, std::complex<double>* vr,
+            const int* ldvr, std::complex<double>* work, const int* lwork, double* rwork, int* info, std::size_t,
+            std::size_t);
+}
+
+namespace ivy::torch_geev {
+namespace {
+
+template <class T>
+struct Real {
+  using type = T;
+};
+template <class T>
+struct Real<std::complex<T>> {
+  using type = T;
+};
+template <class T>
+constexpr bool kComplex = !std::is_same_v<T, typename Real<T>::type>;
+
+// One ?geev call. Real T: w holds wr then wi (2n entries); complex T: w holds n eigenvalues
+// and rwork 2n reals.
+template <class T>
+int geev(char jobvr, int n, T* a, T* w, T* vr, int ldvr, T* work, int lwork, typename Real<T>::type* rwork) {
+  const char jobvl = 'N';
+  const int lda = n > 1 ? n : 1, ldvl = 1;
+  T vl{};
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    sgeev_(&jobvl, &jobvr, &n, a, &lda, w, w + n, &vl, &ldvl, vr, &ldvr, work, &lwork, &info, 1, 1);
+  else if constexpr (std::is_same_v<T, double>)
+    dgeev_(&jobvl, &jobvr, &n, a, &lda, w, w + n, &vl, &ldvl, vr, &ldvr, work, &lwork, &info, 1, 1);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    cgeev_(&jobvl, &jobvr, &n, a, &lda, w, &vl, &ldvl, vr, &ldvr, work, &lwork, rwork, &info, 1, 1);
+  else
+    zgeev_(&jobvl, &jobvr, &n, a, &lda, w, &vl, &ldvl, vr, &ldvr, work, &lwork, rwork, &info, 1, 1);
+  return info;
+}
+
+// "(2, 3, 3) float32": the input as errors name it
+std::string describe(const at::Tensor& a) {
+  std::string s = "(";
+  for (std::int64_t i = 0; i < a.dim(); ++i) s += (i ? ", " : "") + std::to_string(a.size(i));
+  const auto t = a.scalar_type();
+  const char* d = t == at::kFloat           ? "float32"
+                  : t == at::kDouble        ? "float64"
+                  : t == at::kComplexFloat  ? "complex64"
+                  : t == at::kComplexDouble ? "complex128"
+                                            : c10::toString(t);
+  return s + (a.dim() == 1 ? ",)" : ")") + " " + d;
+}
+
+template <class T>
+void run(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs) {
+  using R = typename Real<T>::type;
+  using C = std::complex<R>;
+  const std::int64_t n64 = a.size(-1);
+  const std::int64_t nb = n64 ? a.numel() / (n64 * n64) : 0;
+  const auto copt = a.options().dtype(c10::toComplexType(a.scalar_type()));
+  values = at::empty(a.sizes().slice(0, static_cast<std::size_t>(a.dim() - 1)), copt);
+  if (vectors) {  // batched column-major (Fortran contiguous) matrices, as LibTorch returns them
+    vecs = at::empty(a.sizes(), copt);
+    vecs.transpose_(-2, -1);
+  }
+  if (nb == 0 || n64 == 0) return;
+  if (n64 > 46340)  // n * n must fit LAPACK's 32-bit integers
+    throw ValueError(std::string("[") + op + "] input " + describe(a) + " is too large for LAPACK (backend torch)");
+  const int n = static_cast<int>(n64);
+  // Three strides address every matrix entry: the batch flattened (a copy only when the batch
+  // dimensions do not flatten as a view).
+  const at::Tensor a3 = a.reshape({nb, n64, n64});
+  const T* src = static_cast<const T*>(a3.data_ptr());
+  const std::int64_t sb = a3.stride(0), si = a3.stride(1), sj = a3.stride(2);
+  // LibTorch rejects non-finite input before LAPACK sees it (geev may not return on NaN).
+  for (std::int64_t b = 0; b < nb; ++b)
+    for (std::int64_t i = 0; i < n64; ++i)
+      for (std::int64_t j = 0; j < n64; ++j) {
+        const T x = src[b * sb + i * si + j * sj];
+        bool finite;
+        if constexpr (kComplex<T>) finite = std::isfinite(x.real()) && std::isfinite(x.imag());
+        else finite = std::isfinite(x);
+        if (!finite)
+          throw ValueError(std::string("[") + op + "] input " + describe(a) +
+                           " contains infs or NaNs; the eigendecomposition needs finite entries (backend torch)");
+      }
+  const char jobvr = vectors ? 'V' : 'N';
+  const int ldvr = vectors ? n : 1;
+  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  // The workspace query (geev reads no matrix entry for it).
+  T query{};
+  R rquery[2];
+  T dummy[2];
+  geev<T>(jobvr, n, dummy, dummy, dummy, ldvr, &query, -1, rquery);
+  const int lwork = std::max(1, static_cast<int>(std::real(query)));
+  // One scratch block: the matrix copy, the eigenvalues (2n reals or n complex), VR, work.
+  const std::size_t nw = kComplex<T> ? static_cast<std::size_t>(n) : 2 * static_cast<std::size_t>(n);
+  const std::size_t nvr = vectors ? nn : 1;
+  const std::size_t nrwork = kComplex<T> ? 2 * static_cast<std::size_t>(n) : 0;
+  const std::size_t total = nn + nw + nvr + static_cast<std::size_t>(lwork) + (nrwork + 1) / 2 + 1;
+  std::unique_ptr<T[]> scratch(new T[total]);
+  T* wa = scratch.get();
+  T* w = wa + nn;
+  T* vr = w + nw;
+  T* work = vr + nvr;
+  R* rwork = reinterpret_cast<R*>(work + lwork);
+  C* pv = static_cast<C*>(values.data_ptr());
+  C* pvec = vectors ? static_cast<C*>(vecs.data_ptr()) : nullptr;  // column j of matrix b at pvec + b*nn + j*n
+  for (std::int64_t b = 0; b < nb; ++b) {
+    for (std::int64_t j = 0; j < n64; ++j)
+      for (std::int64_t i = 0; i < n64; ++i) wa[j * n64 + i] = src[b * sb + i * si + j * sj];
+    const int info = geev<T>(jobvr, n, wa, w, vr, ldvr, work, lwork, rwork);
+    if (info != 0)
+      throw ValueError(std::string("[") + op + "] the eigenvalue computation did not converge (LAPACK geev info " +
+                       std::to_string(info) + ") for matrix " + std::to_string(b) + " of input " + describe(a) +
+                       " (backend torch)");
+    C* vb = pv + b * n64;
+    C* mb = vectors ? pvec + static_cast<std::int64_t>(nn) * b : nullptr;
+    if constexpr (kComplex<T>) {
+      for (std::int64_t k = 0; k < n64; ++k) vb[k] = w[k];
+      if (vectors)
+        for (std::size_t k = 0; k < nn; ++k) mb[k] = vr[k];
+    } else {
+      const T* wr = w;
+      const T* wi = w + n;
+      bool real_only = true;
+      for (std::int64_t k = 0; k < n64; ++k) real_only &= wi[k] == 0;
+      // All eigenvalues real: LibTorch copies the real parts (a -0 imaginary part becomes +0).
+      for (std::int64_t k = 0; k < n64; ++k) vb[k] = real_only ? C(wr[k], 0) : C(wr[k], wi[k]);
+      if (vectors)
+        for (std::int64_t j = 0; j < n64; ++j) {
+          const T* c0 = vr + j * n64;
+          if (wi[j] == 0) {  // a real eigenvalue: v(j) = VR(:, j)
+            for (std::int64_t i = 0; i < n64; ++i) mb[j * n64 + i] = C(c0[i], 0);
+          } else {  // a conjugate pair, positive imaginary part first: VR(:, j) +- i VR(:, j + 1)
+            const T* c1 = c0 + n64;
+            for (std::int64_t i = 0; i < n64; ++i) {
+              mb[j * n64 + i] = C(c0[i], c1[i]);
+              mb[(j + 1) * n64 + i] = C(c0[i], -c1[i]);
+            }
+            ++j;
+          }
+        }
+    }
+  }
+}
+
+}  // namespace
+
+bool serves(const at::Tensor& a) {
+  const auto t = a.scalar_type();
+  return a.dim() >= 2 && a.size(-1) == a.size(-2) &&
+         (t == at::kFloat || t == at::kDouble || t == at::kComplexFloat || t == at::kComplexDouble);
+}
+
+void eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs) {
+  switch (a.scalar_type()) {
+    case at::kFloat: return run<float>(op, a, vectors, values, vecs);
+    case at::kDouble: return run<double>(op, a, vectors, values, vecs);
+    case at::kComplexFloat: return run<std::complex<float>>(op, a, vectors, values, vecs);
+    case at::kComplexDouble: return run<std::complex<double>>(op, a, vectors, values, vecs);
+    default:
+      throw TypeError(std::string("[") + op + "] input " + describe(a) +
+                      " has no LAPACK eigendecomposition (float32, float64, complex64, complex128) (backend torch)");
+  }
+}
+
+}  // namespace ivy::torch_geev
