@@ -163,7 +163,7 @@ TEST(NativeTorch, DirectDecompositionsAreLibTorchs) {
     same(sd.logabsdet, la, "slogdet logabsdet", n);
   }
 }
-// eig and eigvals on the direct path call LAPACK's geev themselves (torch_geev.cpp): the
+// eig and eigvals on the direct path call LAPACK's geev themselves (torch_lapack.cpp): the
 // results must be LibTorch's bit for bit (compared as bytes, so that -0 against +0 and NaN
 // payloads count), for every dtype geev serves, conjugate pairs and all-real spectra,
 // batches, non-contiguous and empty inputs; non-finite input is an ivy error, as LibTorch
@@ -212,6 +212,38 @@ TEST(NativeTorch, DirectEigIsLibTorchsGeev) {
       EXPECT_NE(msg.find("(3, 3) float32"), std::string::npos) << msg;
       EXPECT_NE(msg.find("infs or NaNs"), std::string::npos) << msg;
       EXPECT_NE(msg.find("torch"), std::string::npos) << msg;
+    }
+  }
+}
+// qr on the direct path calls LAPACK's geqrf and orgqr/ungqr itself (torch_lapack.cpp): Q and
+// R must be LibTorch's bit for bit in both modes, for square, tall and wide matrices, every
+// dtype LAPACK serves, batches, non-contiguous and empty inputs.
+TEST(NativeTorch, DirectQrIsLibTorchs) {
+  at::manual_seed(9);
+  auto bits = [](const ivy::Array& got, const at::Tensor& want, const std::string& what) {
+    const at::Tensor g = ivy::torch::unwrap(got).contiguous(), w = want.contiguous();
+    ASSERT_EQ(g.sizes(), w.sizes()) << what;
+    ASSERT_EQ(g.scalar_type(), w.scalar_type()) << what;
+    EXPECT_EQ(std::memcmp(g.data_ptr(), w.data_ptr(), static_cast<std::size_t>(w.nbytes())), 0) << what;
+  };
+  std::vector<std::pair<std::string, at::Tensor>> cases;
+  for (auto t : {at::kFloat, at::kDouble, at::kComplexFloat, at::kComplexDouble}) {
+    const std::string d = c10::toString(t);
+    for (auto [m, n] : {std::pair{1, 1}, {5, 5}, {30, 30}, {7, 3}, {3, 7}, {40, 9}, {1, 4}, {4, 1}, {160, 140}})
+      cases.emplace_back(d + " " + std::to_string(m) + "x" + std::to_string(n), at::randn({m, n}, t));
+    cases.emplace_back(d + " batch", at::randn({2, 3, 6, 4}, t));
+    cases.emplace_back(d + " empty batch", at::randn({0, 3, 3}, t));
+    cases.emplace_back(d + " empty rows", at::randn({0, 3}, t));
+    cases.emplace_back(d + " transposed", at::randn({2, 5, 8}, t).mT());
+    cases.emplace_back(d + " strided", at::randn({6, 10}, t).slice(1, 0, 10, 2));
+  }
+  for (const auto& [what, m] : cases) {
+    ivy::Array x = ivy::torch::wrap(m);
+    for (const char* mode : {"reduced", "complete"}) {
+      auto [q, r] = at::linalg_qr(m, mode);
+      ivy::linalg::QRResult f = ivy::linalg::qr(x, mode);
+      bits(f.Q, q, what + " " + mode + ": Q");
+      bits(f.R, r, what + " " + mode + ": R");
     }
   }
 }

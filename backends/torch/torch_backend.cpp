@@ -21,7 +21,7 @@
 #include "row_kernels.hpp"
 #include "sort_kernels.hpp"
 #include "strided_copy.hpp"
-#include "torch_geev.hpp"
+#include "torch_lapack.hpp"
 #include "vec_math.hpp"
 #include "ivy/dispatch.hpp"
 
@@ -1517,14 +1517,15 @@ KERNEL(eigh) {
   });
 }
 RUN(eigvalsh, SET(direct ? std::get<0>(::at::cpu::_linalg_eigh(T(in[0]), "L", false)) : at::linalg_eigvalsh(T(in[0]), "L")))
-// eig and eigvals on the direct path: LAPACK's geev called as LibTorch's CPU kernel calls it,
-// without the ~140k instructions of tensor work LibTorch wraps around it (torch_geev.cpp).
+// eig, eigvals (and qr below) on the direct path: LAPACK called as LibTorch's CPU kernels call
+// it, without the tensor work LibTorch wraps around it (~140k instructions for a 1 x 1 eig;
+// torch_lapack.cpp).
 KERNEL(eig) {
   (void)a;
   (void)n;
   guarded("eig", in, n, [&](bool direct) {
     at::Tensor w, v;
-    if (direct && torch_geev::serves(T(in[0]))) torch_geev::eig("eig", T(in[0]), true, w, v);
+    if (direct && torch_lapack::serves(T(in[0]))) torch_lapack::eig("eig", T(in[0]), true, w, v);
     else std::tie(w, v) = at::linalg_eig(T(in[0]));
     out[0] = make(std::move(w), spec[0].dtype);
     out[1] = make(std::move(v), spec[1].dtype);
@@ -1535,7 +1536,7 @@ KERNEL(eigvals) {
   (void)n;
   guarded("eigvals", in, n, [&](bool direct) {
     at::Tensor w, none;
-    if (direct && torch_geev::serves(T(in[0]))) torch_geev::eig("eigvals", T(in[0]), false, w, none);
+    if (direct && torch_lapack::serves(T(in[0]))) torch_lapack::eig("eigvals", T(in[0]), false, w, none);
     else w = at::linalg_eigvals(T(in[0]));
     out[0] = make(std::move(w), spec[0].dtype);
   });
@@ -1553,8 +1554,9 @@ RUN(svdvals, SET(direct ? std::get<1>(::at::cpu::_linalg_svd(T(in[0]), false, fa
 KERNEL(qr) {
   (void)n;
   guarded("qr", in, n, [&](bool direct) {
-    const char* mode = a.b0 ? "complete" : "reduced";
-    auto [q, r] = direct ? ::at::cpu::linalg_qr(T(in[0]), mode) : at::linalg_qr(T(in[0]), mode);
+    at::Tensor q, r;
+    if (direct && torch_lapack::serves_qr(T(in[0]))) torch_lapack::qr(T(in[0]), a.b0, q, r);
+    else std::tie(q, r) = at::linalg_qr(T(in[0]), a.b0 ? "complete" : "reduced");
     out[0] = make(std::move(q), spec[0].dtype);
     out[1] = make(std::move(r), spec[1].dtype);
   });

@@ -1,9 +1,9 @@
-// The torch backend's direct eig/eigvals (torch_geev.cpp): LAPACK's ?geev as LibTorch's CPU
-// linalg_eig calls it, without LibTorch's tensor bookkeeping around it.
+// The torch backend's direct eig/eigvals/qr (torch_lapack.cpp): the LAPACK calls LibTorch's CPU
+// kernels make, without LibTorch's tensor bookkeeping around them.
 #pragma once
 #include <ATen/core/Tensor.h>
 
-namespace ivy::torch_geev {
+namespace ivy::torch_lapack {
 // A square-matrix stack of float32, float64, complex64 or complex128.
 bool serves(const at::Tensor& a);
 // Eigenvalues (complex, a's shape without its last axis) and, when `vectors`, right
@@ -11,4 +11,9 @@ bool serves(const at::Tensor& a);
 // bits as at::linalg_eig / at::linalg_eigvals give for a tensor without autograd. Throws
 // ivy errors starting with "[op]" for non-finite input and for LAPACK not converging.
 void eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs);
-}  // namespace ivy::torch_geev
+// A non-empty stack of matrices of float32, float64, complex64 or complex128.
+bool serves_qr(const at::Tensor& a);
+// Q and R ("reduced", or "complete" when `complete`), batched column-major, the same bits as
+// at::linalg_qr gives for a tensor without autograd.
+void qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r);
+}  // namespace ivy::torch_lapack

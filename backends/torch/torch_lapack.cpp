@@ -1,14 +1,17 @@
-// The torch backend's eig and eigvals on the direct path (plain dense CPU tensors that take no
-// part in autograd): the computation LibTorch's linalg_eig / _linalg_eigvals make, without
-// their tensor bookkeeping. Both call LAPACK's ?geev on a column-major copy of each matrix
-// (jobvl 'N', jobvr 'V' or 'N', the workspace size of one query for the whole batch) and then
-// build complex results from the real routines' (wr, wi) and VR columns as LAPACK documents
-// them. Around that LibTorch's CPU path runs ~140k instructions at 1 x 1 (an isfinite/all
-// check, an infos tensor, an imaginary-part test with .item(), complex_out, copies through
-// TensorIterator), ~12 us where geev takes well under one. Calling the same LAPACK routine
-// the same way gives the same bits (tests/test_native.cpp checks them against LibTorch's
-// public functions).
-#include "torch_geev.hpp"
+// The torch backend's eig, eigvals and qr on the direct path (plain dense CPU tensors that take
+// no part in autograd): the LAPACK calls LibTorch's CPU kernels make, without their tensor
+// bookkeeping, and with the same bits (tests/test_native.cpp compares them with LibTorch's
+// public functions byte for byte).
+// - eig / eigvals (LibTorch's linalg_eig / _linalg_eigvals): ?geev on a column-major copy of
+//   each matrix (jobvl 'N', jobvr 'V' or 'N', the workspace size of one query for the whole
+//   batch), then complex results from the real routines' (wr, wi) and VR columns as LAPACK
+//   documents them. Around that LibTorch runs ~140k instructions at 1 x 1 (an isfinite/all
+//   check, an infos tensor, an imaginary-part test with .item(), complex_out, copies through
+//   TensorIterator): ~12 us where geev takes well under one.
+// - qr (LibTorch's linalg_qr): ?geqrf on a column-major copy held in R's or Q's storage as
+//   LibTorch places it, the reflectors copied to Q, R's lower part zeroed, then ?orgqr/?ungqr
+//   on Q; one workspace query per routine for the whole batch.
+#include "torch_lapack.hpp"
 
 #include <ATen/ATen.h>
 
@@ -38,9 +41,25 @@ void zgeev_(const char* jobvl, const char* jobvr, const int* n, std::complex<dou
             std::complex<double>* w, std::complex<double>* vl, const int* ldvl, std::complex<double>* vr,
             const int* ldvr, std::complex<double>* work, const int* lwork, double* rwork, int* info, std::size_t,
             std::size_t);
+void sgeqrf_(const int* m, const int* n, float* a, const int* lda, float* tau, float* work, const int* lwork,
+             int* info);
+void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
+             int* info);
+void cgeqrf_(const int* m, const int* n, std::complex<float>* a, const int* lda, std::complex<float>* tau,
+             std::complex<float>* work, const int* lwork, int* info);
+void zgeqrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, std::complex<double>* tau,
+             std::complex<double>* work, const int* lwork, int* info);
+void sorgqr_(const int* m, const int* n, const int* k, float* a, const int* lda, const float* tau, float* work,
+             const int* lwork, int* info);
+void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau, double* work,
+             const int* lwork, int* info);
+void cungqr_(const int* m, const int* n, const int* k, std::complex<float>* a, const int* lda,
+             const std::complex<float>* tau, std::complex<float>* work, const int* lwork, int* info);
+void zungqr_(const int* m, const int* n, const int* k, std::complex<double>* a, const int* lda,
+             const std::complex<double>* tau, std::complex<double>* work, const int* lwork, int* info);
 }
 
-namespace ivy::torch_geev {
+namespace ivy::torch_lapack {
 namespace {
 
 template <class T>
@@ -70,6 +89,26 @@ int geev(char jobvr, int n, T* a, T* w, T* vr, int ldvr, T* work, int lwork, typ
     cgeev_(&jobvl, &jobvr, &n, a, &lda, w, &vl, &ldvl, vr, &ldvr, work, &lwork, rwork, &info, 1, 1);
   else
     zgeev_(&jobvl, &jobvr, &n, a, &lda, w, &vl, &ldvl, vr, &ldvr, work, &lwork, rwork, &info, 1, 1);
+  return info;
+}
+
+template <class T>
+int geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>) sgeqrf_(&m, &n, a, &lda, tau, work, &lwork, &info);
+  else if constexpr (std::is_same_v<T, double>) dgeqrf_(&m, &n, a, &lda, tau, work, &lwork, &info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) cgeqrf_(&m, &n, a, &lda, tau, work, &lwork, &info);
+  else zgeqrf_(&m, &n, a, &lda, tau, work, &lwork, &info);
+  return info;
+}
+// Q's columns from the reflectors (?orgqr, ?ungqr for complex types).
+template <class T>
+int orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>) sorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, &info);
+  else if constexpr (std::is_same_v<T, double>) dorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, &info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) cungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, &info);
+  else zungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, &info);
   return info;
 }
 
@@ -180,7 +219,72 @@ void run(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, 
   }
 }
 
+// LibTorch's linalg_qr on one dtype (see the file comment); m, n >= 1 and a non-empty batch.
+template <class T>
+void run_qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r) {
+  const std::int64_t m64 = a.size(-2), n64 = a.size(-1), k64 = std::min(m64, n64);
+  const std::int64_t nb = a.numel() / (m64 * n64);
+  const std::int64_t qcols = complete ? m64 : k64, rrows = complete ? m64 : k64;
+  // Batched column-major (Fortran contiguous) results, as LibTorch makes them: q is
+  // (..., m, qcols), r (..., rrows, n).
+  auto qs = a.sizes().vec(), rs = a.sizes().vec();
+  qs.end()[-2] = qcols, qs.end()[-1] = m64;
+  rs.end()[-2] = n64, rs.end()[-1] = rrows;
+  q = at::empty(qs, a.options()).transpose_(-2, -1);
+  r = at::empty(rs, a.options()).transpose_(-2, -1);
+  const int m = static_cast<int>(m64), n = static_cast<int>(n64), k = static_cast<int>(k64);
+  const int qc = static_cast<int>(qcols);
+  const at::Tensor a3 = a.reshape({nb, m64, n64});
+  const T* src = static_cast<const T*>(a3.data_ptr());
+  const std::int64_t sb = a3.stride(0), si = a3.stride(1), sj = a3.stride(2);
+  T* pq = static_cast<T*>(q.data_ptr());
+  T* pr = static_cast<T*>(r.data_ptr());
+  // The workspace sizes (queries read no matrix entry), then one block for tau and work.
+  T w1{}, w2{}, dummy[2];
+  geqrf<T>(m, n, dummy, m, dummy, &w1, -1);
+  orgqr<T>(m, qc, k, dummy, m, dummy, &w2, -1);
+  const int lw1 = std::max(1, static_cast<int>(std::real(w1))), lw2 = std::max(1, static_cast<int>(std::real(w2)));
+  std::unique_ptr<T[]> scratch(new T[static_cast<std::size_t>(k) + static_cast<std::size_t>(std::max(lw1, lw2))]);
+  T* tau = scratch.get();
+  T* work = tau + k;
+  for (std::int64_t b = 0; b < nb; ++b) {
+    T* qb = pq + b * m64 * qcols;
+    T* rb = pr + b * rrows * n64;
+    // geqrf works in R's storage, or in Q's for a tall matrix's reduced mode; either is m x n
+    // with leading dimension m there.
+    T* qr = m64 > n64 && !complete ? qb : rb;
+    for (std::int64_t j = 0; j < n64; ++j)
+      for (std::int64_t i = 0; i < m64; ++i) qr[j * m64 + i] = src[b * sb + i * si + j * sj];
+    geqrf<T>(m, n, qr, m, tau, work, lw1);
+    if (qr == qb) {  // R: the top n rows
+      for (std::int64_t j = 0; j < n64; ++j)
+        for (std::int64_t i = 0; i < n64; ++i) rb[j * n64 + i] = qb[j * m64 + i];
+    } else {  // Q's first columns: the reflectors
+      const std::int64_t cols = std::min(n64, qcols);
+      std::copy(rb, rb + cols * m64, qb);
+    }
+    for (std::int64_t j = 0; j < n64; ++j)  // R upper triangular
+      for (std::int64_t i = j + 1; i < rrows; ++i) rb[j * rrows + i] = T(0);
+    orgqr<T>(m, qc, k, qb, m, tau, work, lw2);
+  }
+}
+
 }  // namespace
+
+bool serves_qr(const at::Tensor& a) {
+  const auto t = a.scalar_type();
+  return a.dim() >= 2 && a.numel() > 0 && a.size(-1) <= 46340 && a.size(-2) <= 46340 &&
+         (t == at::kFloat || t == at::kDouble || t == at::kComplexFloat || t == at::kComplexDouble);
+}
+
+void qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r) {
+  switch (a.scalar_type()) {
+    case at::kFloat: return run_qr<float>(a, complete, q, r);
+    case at::kDouble: return run_qr<double>(a, complete, q, r);
+    case at::kComplexFloat: return run_qr<std::complex<float>>(a, complete, q, r);
+    default: return run_qr<std::complex<double>>(a, complete, q, r);
+  }
+}
 
 bool serves(const at::Tensor& a) {
   const auto t = a.scalar_type();
@@ -200,4 +304,4 @@ void eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, 
   }
 }
 
-}  // namespace ivy::torch_geev
+}  // namespace ivy::torch_lapack
