@@ -201,10 +201,22 @@ int m_permute(const char* op, const Array* in, int, const Attrs& a, OutSpec* out
   for (auto ax : a.axes) s.push_back(in[0].shape()[ax]);
   return one(out, s, in[0].dtype());
 }
+[[noreturn, gnu::cold, gnu::noinline]] void broadcast_to_fail(const char* op, const Shape& s, const Shape& t) {
+  broadcast_shapes(s, t, op);  // throws for shapes that do not broadcast together
+  throw ValueError(P(op) + "cannot broadcast shape " + s.str() + " to " + t.str());
+}
+// The standard's rule, checked without building the broadcast shape: the input has at most
+// the target's rank, and each of its axes (aligned right) is 1 or the target's length.
 int m_broadcast_to(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  Shape b = broadcast_shapes(in[0].shape(), a.ints, op);
-  if (!(b == a.ints)) throw ValueError(P(op) + "cannot broadcast shape " + in[0].shape().str() + " to " + a.ints.str());
-  return one(out, a.ints, in[0].dtype());
+  const Shape& s = in[0].shape();
+  const Shape& t = a.ints;
+  bool ok = s.size() <= t.size();
+  for (std::size_t i = 1; ok && i <= s.size(); ++i) {
+    const std::int64_t d = s[s.size() - i];
+    ok = d == 1 || d == t[t.size() - i];
+  }
+  if (!ok) broadcast_to_fail(op, s, t);
+  return one(out, t, in[0].dtype());
 }
 int m_flip(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
   need_axes(op, a.axes, in[0].ndim());

@@ -259,6 +259,13 @@ TEST_P(Errors, Manipulation) {
   EXPECT_IVY_ERROR(ivy::broadcast_shapes(std::vector<Shape>{Shape{2, 3}, Shape{4}}), "broadcast_shapes");
   EXPECT_IVY_ERROR(ivy::broadcast_to(f64({3}), Shape{2, 4}), "broadcast_to");
   EXPECT_IVY_ERROR(ivy::broadcast_to(x, Shape{3}), "broadcast_to");                   // fewer dims
+  // an input axis of length > 1 onto a target axis of 1 (the shapes broadcast, to another shape)
+  EXPECT_IVY_ERROR_WITH(ivy::broadcast_to(f64({3}), Shape{1}), "broadcast_to", ivy::ValueError,
+                        "cannot broadcast shape (3,) to (1,)");
+  EXPECT_IVY_ERROR_WITH(ivy::broadcast_to(x, Shape{4, 1, 3}), "broadcast_to", ivy::ValueError, "(2, 3) to (4, 1, 3)");
+  EXPECT_IVY_ERROR_WITH(ivy::broadcast_to(x, Shape{2, 4}), "broadcast_to", ivy::ValueError, "cannot be broadcast together");
+  EXPECT_EQ(ivy::broadcast_to(f64({1, 3}), Shape{2, 0, 3}).shape(), (Shape{2, 0, 3}));  // 1 stretches to 0
+  EXPECT_EQ(ivy::broadcast_to(x, Shape{5, 2, 3}).shape(), (Shape{5, 2, 3}));
   EXPECT_IVY_ERROR(ivy::concat({x, f64({2, 4})}, 0), "concat");                       // other dims differ
   EXPECT_IVY_ERROR(ivy::concat({x, f64({3})}, 0), "concat");                          // ranks differ
   EXPECT_IVY_ERROR(ivy::concat({x, x}, 2), "concat");                                 // axis out of range
