@@ -125,8 +125,9 @@ std::string describe(const at::Tensor& a) {
   return s + (a.dim() == 1 ? ",)" : ")") + " " + d;
 }
 
+// LibTorch's linalg_eig (vectors) or _linalg_eigvals on one dtype (see the file comment).
 template <class T>
-void run(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs) {
+void run_eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs) {
   using R = typename Real<T>::type;
   using C = std::complex<R>;
   const std::int64_t n64 = a.size(-1);
@@ -294,10 +295,10 @@ bool serves(const at::Tensor& a) {
 
 void eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs) {
   switch (a.scalar_type()) {
-    case at::kFloat: return run<float>(op, a, vectors, values, vecs);
-    case at::kDouble: return run<double>(op, a, vectors, values, vecs);
-    case at::kComplexFloat: return run<std::complex<float>>(op, a, vectors, values, vecs);
-    case at::kComplexDouble: return run<std::complex<double>>(op, a, vectors, values, vecs);
+    case at::kFloat: return run_eig<float>(op, a, vectors, values, vecs);
+    case at::kDouble: return run_eig<double>(op, a, vectors, values, vecs);
+    case at::kComplexFloat: return run_eig<std::complex<float>>(op, a, vectors, values, vecs);
+    case at::kComplexDouble: return run_eig<std::complex<double>>(op, a, vectors, values, vecs);
     default:
       throw TypeError(std::string("[") + op + "] input " + describe(a) +
                       " has no LAPACK eigendecomposition (float32, float64, complex64, complex128) (backend torch)");
