@@ -163,6 +163,14 @@ TEST(NativeTorch, DirectDecompositionsAreLibTorchs) {
     same(sd.logabsdet, la, "slogdet logabsdet", n);
   }
 }
+// ivy's result holds the very bytes of LibTorch's (shape, dtype and every byte: -0 against +0
+// and NaN payloads count).
+static void expect_same_bytes(const ivy::Array& got, const at::Tensor& want, const std::string& what) {
+  const at::Tensor g = ivy::torch::unwrap(got).contiguous(), w = want.contiguous();
+  ASSERT_EQ(g.sizes(), w.sizes()) << what;
+  ASSERT_EQ(g.scalar_type(), w.scalar_type()) << what;
+  EXPECT_EQ(std::memcmp(g.data_ptr(), w.data_ptr(), static_cast<std::size_t>(w.nbytes())), 0) << what;
+}
 // eig and eigvals on the direct path call LAPACK's geev themselves (torch_lapack.cpp): the
 // results must be LibTorch's bit for bit (compared as bytes, so that -0 against +0 and NaN
 // payloads count), for every dtype geev serves, conjugate pairs and all-real spectra,
@@ -170,12 +178,6 @@ TEST(NativeTorch, DirectDecompositionsAreLibTorchs) {
 // refuses it.
 TEST(NativeTorch, DirectEigIsLibTorchsGeev) {
   at::manual_seed(5);
-  auto bits = [](const ivy::Array& got, const at::Tensor& want, const std::string& what) {
-    const at::Tensor g = ivy::torch::unwrap(got).contiguous(), w = want.contiguous();
-    ASSERT_EQ(g.sizes(), w.sizes()) << what;
-    ASSERT_EQ(g.scalar_type(), w.scalar_type()) << what;
-    EXPECT_EQ(std::memcmp(g.data_ptr(), w.data_ptr(), static_cast<std::size_t>(w.nbytes())), 0) << what;
-  };
   std::vector<std::pair<std::string, at::Tensor>> cases;
   for (auto t : {at::kFloat, at::kDouble, at::kComplexFloat, at::kComplexDouble}) {
     const std::string d = c10::toString(t);
@@ -195,9 +197,9 @@ TEST(NativeTorch, DirectEigIsLibTorchsGeev) {
     ivy::Array x = ivy::torch::wrap(m);
     auto [w, v] = at::linalg_eig(m);
     ivy::linalg::EigResult g = ivy::linalg::eig(x);
-    bits(g.eigenvalues, w, what + ": eig values");
-    bits(g.eigenvectors, v, what + ": eig vectors");
-    bits(ivy::linalg::eigvals(x), at::linalg_eigvals(m), what + ": eigvals");
+    expect_same_bytes(g.eigenvalues, w, what + ": eig values");
+    expect_same_bytes(g.eigenvectors, v, what + ": eig vectors");
+    expect_same_bytes(ivy::linalg::eigvals(x), at::linalg_eigvals(m), what + ": eigvals");
   }
   at::Tensor bad = at::eye(3, at::kFloat);
   bad[1][2] = std::numeric_limits<float>::quiet_NaN();
@@ -220,12 +222,6 @@ TEST(NativeTorch, DirectEigIsLibTorchsGeev) {
 // dtype LAPACK serves, batches, non-contiguous and empty inputs.
 TEST(NativeTorch, DirectQrIsLibTorchs) {
   at::manual_seed(9);
-  auto bits = [](const ivy::Array& got, const at::Tensor& want, const std::string& what) {
-    const at::Tensor g = ivy::torch::unwrap(got).contiguous(), w = want.contiguous();
-    ASSERT_EQ(g.sizes(), w.sizes()) << what;
-    ASSERT_EQ(g.scalar_type(), w.scalar_type()) << what;
-    EXPECT_EQ(std::memcmp(g.data_ptr(), w.data_ptr(), static_cast<std::size_t>(w.nbytes())), 0) << what;
-  };
   std::vector<std::pair<std::string, at::Tensor>> cases;
   for (auto t : {at::kFloat, at::kDouble, at::kComplexFloat, at::kComplexDouble}) {
     const std::string d = c10::toString(t);
@@ -242,8 +238,8 @@ TEST(NativeTorch, DirectQrIsLibTorchs) {
     for (const char* mode : {"reduced", "complete"}) {
       auto [q, r] = at::linalg_qr(m, mode);
       ivy::linalg::QRResult f = ivy::linalg::qr(x, mode);
-      bits(f.Q, q, what + " " + mode + ": Q");
-      bits(f.R, r, what + " " + mode + ": R");
+      expect_same_bytes(f.Q, q, what + " " + mode + ": Q");
+      expect_same_bytes(f.R, r, what + " " + mode + ": R");
     }
   }
 }

@@ -1555,7 +1555,7 @@ KERNEL(qr) {
   (void)n;
   guarded("qr", in, n, [&](bool direct) {
     at::Tensor q, r;
-    if (direct && torch_lapack::serves_qr(T(in[0]))) torch_lapack::qr(T(in[0]), a.b0, q, r);
+    if (direct && torch_lapack::serves(T(in[0])) && T(in[0]).numel() > 0) torch_lapack::qr(T(in[0]), a.b0, q, r);
     else std::tie(q, r) = at::linalg_qr(T(in[0]), a.b0 ? "complete" : "reduced");
     out[0] = make(std::move(q), spec[0].dtype);
     out[1] = make(std::move(r), spec[1].dtype);

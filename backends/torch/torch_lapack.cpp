@@ -125,6 +125,35 @@ std::string describe(const at::Tensor& a) {
   return s + (a.dim() == 1 ? ",)" : ")") + " " + d;
 }
 
+// The nb matrices of a stack addressed by three strides: the batch flattened (a copy only when
+// the batch dimensions do not flatten as a view).
+template <class T>
+struct Stack {
+  Stack(const at::Tensor& a, std::int64_t nb)
+      : t(a.reshape({nb, a.size(-2), a.size(-1)})), p(static_cast<const T*>(t.data_ptr())), m(a.size(-2)),
+        n(a.size(-1)), sb(t.stride(0)), si(t.stride(1)), sj(t.stride(2)) {}
+  T at(std::int64_t b, std::int64_t i, std::int64_t j) const { return p[b * sb + i * si + j * sj]; }
+  // Matrix b into dst, column-major with leading dimension m (LAPACK's layout).
+  void col_major(std::int64_t b, T* dst) const {
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < m; ++i) dst[j * m + i] = at(b, i, j);
+  }
+  at::Tensor t;
+  const T* p;
+  std::int64_t m, n, sb, si, sj;
+};
+
+// f(T{}) for the scalar type of a tensor `serves` accepted.
+template <class F>
+void visit(at::ScalarType t, F&& f) {
+  switch (t) {
+    case at::kFloat: return f(float{});
+    case at::kDouble: return f(double{});
+    case at::kComplexFloat: return f(std::complex<float>{});
+    default: return f(std::complex<double>{});
+  }
+}
+
 // LibTorch's linalg_eig (vectors) or _linalg_eigvals on one dtype (see the file comment).
 template <class T>
 void run_eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs) {
@@ -139,22 +168,16 @@ void run_eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& valu
     vecs.transpose_(-2, -1);
   }
   if (nb == 0 || n64 == 0) return;
-  if (n64 > 46340)  // n * n must fit LAPACK's 32-bit integers
-    throw ValueError(std::string("[") + op + "] input " + describe(a) + " is too large for LAPACK (backend torch)");
   const int n = static_cast<int>(n64);
-  // Three strides address every matrix entry: the batch flattened (a copy only when the batch
-  // dimensions do not flatten as a view).
-  const at::Tensor a3 = a.reshape({nb, n64, n64});
-  const T* src = static_cast<const T*>(a3.data_ptr());
-  const std::int64_t sb = a3.stride(0), si = a3.stride(1), sj = a3.stride(2);
+  const Stack<T> x(a, nb);
   // LibTorch rejects non-finite input before LAPACK sees it (geev may not return on NaN).
   for (std::int64_t b = 0; b < nb; ++b)
     for (std::int64_t i = 0; i < n64; ++i)
       for (std::int64_t j = 0; j < n64; ++j) {
-        const T x = src[b * sb + i * si + j * sj];
+        const T v = x.at(b, i, j);
         bool finite;
-        if constexpr (kComplex<T>) finite = std::isfinite(x.real()) && std::isfinite(x.imag());
-        else finite = std::isfinite(x);
+        if constexpr (kComplex<T>) finite = std::isfinite(v.real()) && std::isfinite(v.imag());
+        else finite = std::isfinite(v);
         if (!finite)
           throw ValueError(std::string("[") + op + "] input " + describe(a) +
                            " contains infs or NaNs; the eigendecomposition needs finite entries (backend torch)");
@@ -182,8 +205,7 @@ void run_eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& valu
   C* pv = static_cast<C*>(values.data_ptr());
   C* pvec = vectors ? static_cast<C*>(vecs.data_ptr()) : nullptr;  // column j of matrix b at pvec + b*nn + j*n
   for (std::int64_t b = 0; b < nb; ++b) {
-    for (std::int64_t j = 0; j < n64; ++j)
-      for (std::int64_t i = 0; i < n64; ++i) wa[j * n64 + i] = src[b * sb + i * si + j * sj];
+    x.col_major(b, wa);
     const int info = geev<T>(jobvr, n, wa, w, vr, ldvr, work, lwork, rwork);
     if (info != 0)
       throw ValueError(std::string("[") + op + "] the eigenvalue computation did not converge (LAPACK geev info " +
@@ -235,9 +257,7 @@ void run_qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r) {
   r = at::empty(rs, a.options()).transpose_(-2, -1);
   const int m = static_cast<int>(m64), n = static_cast<int>(n64), k = static_cast<int>(k64);
   const int qc = static_cast<int>(qcols);
-  const at::Tensor a3 = a.reshape({nb, m64, n64});
-  const T* src = static_cast<const T*>(a3.data_ptr());
-  const std::int64_t sb = a3.stride(0), si = a3.stride(1), sj = a3.stride(2);
+  const Stack<T> x(a, nb);
   T* pq = static_cast<T*>(q.data_ptr());
   T* pr = static_cast<T*>(r.data_ptr());
   // The workspace sizes (queries read no matrix entry), then one block for tau and work.
@@ -254,8 +274,7 @@ void run_qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r) {
     // geqrf works in R's storage, or in Q's for a tall matrix's reduced mode; either is m x n
     // with leading dimension m there.
     T* qr = m64 > n64 && !complete ? qb : rb;
-    for (std::int64_t j = 0; j < n64; ++j)
-      for (std::int64_t i = 0; i < m64; ++i) qr[j * m64 + i] = src[b * sb + i * si + j * sj];
+    x.col_major(b, qr);
     geqrf<T>(m, n, qr, m, tau, work, lw1);
     if (qr == qb) {  // R: the top n rows
       for (std::int64_t j = 0; j < n64; ++j)
@@ -272,37 +291,18 @@ void run_qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r) {
 
 }  // namespace
 
-bool serves_qr(const at::Tensor& a) {
-  const auto t = a.scalar_type();
-  return a.dim() >= 2 && a.numel() > 0 && a.size(-1) <= 46340 && a.size(-2) <= 46340 &&
-         (t == at::kFloat || t == at::kDouble || t == at::kComplexFloat || t == at::kComplexDouble);
-}
-
-void qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r) {
-  switch (a.scalar_type()) {
-    case at::kFloat: return run_qr<float>(a, complete, q, r);
-    case at::kDouble: return run_qr<double>(a, complete, q, r);
-    case at::kComplexFloat: return run_qr<std::complex<float>>(a, complete, q, r);
-    default: return run_qr<std::complex<double>>(a, complete, q, r);
-  }
-}
-
 bool serves(const at::Tensor& a) {
   const auto t = a.scalar_type();
-  return a.dim() >= 2 && a.size(-1) == a.size(-2) &&
+  return a.dim() >= 2 && a.size(-1) <= 46340 && a.size(-2) <= 46340 &&  // m * n fits LAPACK's int
          (t == at::kFloat || t == at::kDouble || t == at::kComplexFloat || t == at::kComplexDouble);
 }
 
 void eig(const char* op, const at::Tensor& a, bool vectors, at::Tensor& values, at::Tensor& vecs) {
-  switch (a.scalar_type()) {
-    case at::kFloat: return run_eig<float>(op, a, vectors, values, vecs);
-    case at::kDouble: return run_eig<double>(op, a, vectors, values, vecs);
-    case at::kComplexFloat: return run_eig<std::complex<float>>(op, a, vectors, values, vecs);
-    case at::kComplexDouble: return run_eig<std::complex<double>>(op, a, vectors, values, vecs);
-    default:
-      throw TypeError(std::string("[") + op + "] input " + describe(a) +
-                      " has no LAPACK eigendecomposition (float32, float64, complex64, complex128) (backend torch)");
-  }
+  visit(a.scalar_type(), [&](auto tag) { run_eig<decltype(tag)>(op, a, vectors, values, vecs); });
+}
+
+void qr(const at::Tensor& a, bool complete, at::Tensor& q, at::Tensor& r) {
+  visit(a.scalar_type(), [&](auto tag) { run_qr<decltype(tag)>(a, complete, q, r); });
 }
 
 }  // namespace ivy::torch_lapack
