@@ -123,7 +123,7 @@ struct Calls {
   // The first two inputs' data (xtensor: the xarrays' own buffers, which malloc aligns to 16
   // bytes only), reported as the counter `in_split`: the share of the case's input sets
   // (kPlacements) whose two start off a 32-byte boundary, so that 32-byte vectors would
-  // straddle cache lines on both streams (loops::each2_best).
+  // straddle cache lines on both streams (cpu::loops::each2_best).
   const void* in0 = nullptr;
   const void* in1 = nullptr;
 };
@@ -496,9 +496,10 @@ using IvyFn = std::function<void(const IvyIn&)>;
 #define IV(...) [](const IvyIn& x) { sink(__VA_ARGS__); }
 ivy::Attrs every_other(std::int64_t n) {  // x[::2] of a 1-d array of n elements
   ivy::Attrs a;
-  a.ints = {0};
-  a.ints2 = {n};
-  a.ints3 = {2};
+  ivy::attr::slice v(a);
+  v.start = {0};
+  v.stop = {n};
+  v.step = {2};
   return a;
 }
 

@@ -6,6 +6,8 @@ bash scripts/install-deps.sh
 cmake --preset default -DIVY_BUILD_TESTS=ON -DIVY_BUILD_BENCH=ON -DIVY_BUILD_EXAMPLES=ON -DIVY_BUILD_PYTHON=ON > /dev/null
 cmake --build --preset default
 ctest --preset default -j2 "$@"
+# ivy from another CMake project: find_package(ivy) after cmake --install, and add_subdirectory
+bash tests/consumer/check.sh build
 
 # The Python bindings (python/): pytest against NumPy on every backend.
 if ! ls build/python/ivy/_ivy*.so > /dev/null 2>&1; then

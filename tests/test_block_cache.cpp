@@ -1,5 +1,5 @@
-// The xtensor backend's per-thread list of larger result blocks (src/handle_cache.hpp,
-// handles::blocks): size classes, reuse, the list's limits, and the blocks a thread leaves
+// The xtensor backend's per-thread list of larger result blocks (backends/cpu/handle_cache.hpp,
+// cpu::handles::blocks): size classes, reuse, the list's limits, and the blocks a thread leaves
 // when it ends. Runs in fresh threads, so blocks kept by earlier tests do not count.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <thread>
 
-#include "../src/handle_cache.hpp"
+#include "../backends/cpu/handle_cache.hpp"
 #include "ivy/ivy.hpp"
 
 // Live blocks from the replaceable operator new (the default nothrow, array and sized forms
@@ -34,8 +34,8 @@ void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
 
 namespace {
 
-using ivy::handles::blocks::block_class;
-using ivy::handles::blocks::kMaxBlock;
+using ivy::cpu::handles::blocks::block_class;
+using ivy::cpu::handles::blocks::kMaxBlock;
 
 bool has_xtensor() {
   for (auto b : ivy::available_backends())

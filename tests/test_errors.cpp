@@ -485,20 +485,21 @@ TEST_P(Errors, Fft) {
     const Array& x = op == ivy::OpId::fft_r2c ? r : c;
     const std::string name = ivy::op_info(op).name;
     ivy::Attrs a;
-    a.axes = ivy::Dims{1};
-    a.ints = ivy::Dims{};
+    ivy::attr::fft v(a);
+    v.axes = ivy::Dims{1};
+    v.lengths = ivy::Dims{};
     EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // lengths and axes differ in number
-    a.ints = ivy::Dims{0};
+    v.lengths = ivy::Dims{0};
     EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // a zero length
-    a.axes = ivy::Dims{2};
-    a.ints = ivy::Dims{4};
+    v.axes = ivy::Dims{2};
+    v.lengths = ivy::Dims{4};
     EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // axis out of range
-    a.axes = ivy::Dims{1, 1};
-    a.ints = ivy::Dims{4, 4};
+    v.axes = ivy::Dims{1, 1};
+    v.lengths = ivy::Dims{4, 4};
     EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // repeated axis
-    a.axes = ivy::Dims{1};
-    a.ints = ivy::Dims{4};
-    a.i0 = 3;
+    v.axes = ivy::Dims{1};
+    v.lengths = ivy::Dims{4};
+    v.norm = 3;
     EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // norm code
   }
 }

@@ -340,7 +340,7 @@ TEST(NativeXtensor, RandomDrawsAreTheStandardEngines) {
 #ifdef IVY_HAS_XTENSOR
 // Buffers of another library borrowed at every 4-byte phase of a 32-byte boundary (xtensor's
 // and NumPy's own buffers are only 16-byte aligned): the element-wise loops pick their vector
-// width by alignment (loops::each2_best, npy::arith_n's maximum/minimum), and every choice
+// width by alignment (cpu::loops::each2_best, cpu::npy::arith_n's maximum/minimum), and every choice
 // must give the same bits: NumPy's rules, NaN kept, -0 against +0 the second operand.
 template <class T>
 void check_misaligned_binary() {

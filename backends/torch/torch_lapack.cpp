@@ -5,9 +5,9 @@
 // - eig / eigvals (LibTorch's linalg_eig / _linalg_eigvals): ?geev on a column-major copy of
 //   each matrix (jobvl 'N', jobvr 'V' or 'N', the workspace size of one query for the whole
 //   batch), then complex results from the real routines' (wr, wi) and VR columns as LAPACK
-//   documents them. Around that LibTorch runs ~140k instructions at 1 x 1 (an isfinite/all
-//   check, an infos tensor, an imaginary-part test with .item(), complex_out, copies through
-//   TensorIterator): ~12 us where geev takes well under one.
+//   documents them. What LibTorch adds around that call (an isfinite/all check, an infos
+//   tensor, an imaginary-part test with .item(), complex_out, copies through TensorIterator)
+//   is skipped.
 // - qr (LibTorch's linalg_qr): ?geqrf on a column-major copy held in R's or Q's storage as
 //   LibTorch places it, the reflectors copied to Q, R's lower part zeroed, then ?orgqr/?ungqr
 //   on Q; one workspace query per routine for the whole batch.

@@ -1,4 +1,4 @@
-// xtensor backend: storage, layout helpers, host services and registration.
+// xtensor backend: storage, layout helpers, host services and the kernel table.
 #include <mutex>
 #include <random>
 
@@ -6,7 +6,7 @@
 #include "handle_cache.hpp"
 #include "xt_common.hpp"
 
-namespace ivy::xtb {
+namespace ivy::xtensor_backend {
 
 [[noreturn]] void fail(const char* op, const std::string& msg) {
   throw Error(std::string("[") + op + "] backend xtensor: " + msg);
@@ -15,12 +15,11 @@ namespace ivy::xtb {
 namespace {
 // Allocates the XtImpl and its buffer in one block: the allocator over-allocates and hands
 // out the tail as the data area (one heap allocation per result array), aligned to 64 bytes
-// (a cache line; the AVX2 loops lose ~15 % on data 16 bytes off a 32-byte boundary).
+// (a cache line; the AVX2 loops are slower on data off a 32-byte boundary).
 // Results of at most kSmallData bytes (one-element and other small results) take blocks of
-// one size from a per-thread free list (src/handle_cache.hpp): a pointer pop and push
-// instead of malloc and free, ~120 of the ~250 instructions a result array cost (callgrind,
-// bench/layer_probe.sh). Larger results, up to 1 MiB a block, take blocks of their size
-// class from another per-thread list (handles::blocks). The control block keeps this
+// one size from a per-thread free list (backends/cpu/handle_cache.hpp): a pointer pop and
+// push instead of malloc and free. Larger results, up to 1 MiB a block, take blocks of their size
+// class from another per-thread list (cpu::handles::blocks). The control block keeps this
 // allocator, so `extra` tells deallocate which way the block came and its size.
 template <class U>
 struct XtSmallResults;  // the free list's tag (one block size per U)
@@ -34,19 +33,19 @@ struct TailAlloc {
   template <class V>
   TailAlloc(const TailAlloc<V>& o) : extra(o.extra), tail(o.tail) {}  // NOLINT
   bool small(std::size_t n) const { return n == 1 && extra <= kSmallData; }
-  // A larger block's size class (handles::blocks), or 0 for a block too large to keep.
+  // A larger block's size class (cpu::handles::blocks), or 0 for a block too large to keep.
   std::size_t pooled(std::size_t n) const {
     const std::size_t total = n * sizeof(U) + kAlign - 1 + extra;
-    return n == 1 && total <= handles::blocks::kMaxBlock ? handles::blocks::block_class(total) : 0;
+    return n == 1 && total <= cpu::handles::blocks::kMaxBlock ? cpu::handles::blocks::block_class(total) : 0;
   }
   U* allocate(std::size_t n) {
     const std::size_t head = n * sizeof(U);
     void* block;
     if (small(n)) {
-      block = handles::take<XtSmallResults<U>>();
+      block = cpu::handles::take<XtSmallResults<U>>();
       if (!block) block = ::operator new(head + kAlign - 1 + kSmallData);
     } else if (const std::size_t c = pooled(n)) {
-      block = handles::blocks::take(c);
+      block = cpu::handles::blocks::take(c);
       if (!block) block = ::operator new(c);
     } else {
       block = ::operator new(head + kAlign - 1 + extra);
@@ -58,9 +57,9 @@ struct TailAlloc {
   }
   void deallocate(U* p, std::size_t n) noexcept {
     if (small(n)) {
-      if (handles::give<XtSmallResults<U>>(p)) return;
+      if (cpu::handles::give<XtSmallResults<U>>(p)) return;
     } else if (const std::size_t c = pooled(n)) {
-      if (handles::blocks::give(p, c)) return;
+      if (cpu::handles::blocks::give(p, c)) return;
     }
     ::operator delete(p);
   }
@@ -78,15 +77,14 @@ Array alloc(const Shape& s, DType d) {
 }
 
 // A view's handle (no buffer of its own) comes from a per-thread free list
-// (src/handle_cache.hpp). It keeps the original's handle alive (which owns or keeps the
-// buffer). alias_into writes the handle into its destination here: a returned handle is
+// (backends/cpu/handle_cache.hpp). It keeps the original's handle alive (which owns or keeps
+// the buffer). alias_into writes the handle into its destination here: a returned handle is
 // two 8-byte stores that the caller's move reads back as one 16-byte load, which the CPU
-// cannot forward from the stores (perf: the stall after the call was ~7 ns of reshape's
-// ~36 ns).
+// cannot forward from the stores (a store-forwarding stall after the call).
 struct XtViewHandles;
 void alias_into(Array& out, const Array& x, const Shape& s) {
   auto* impl = static_cast<XtImpl*>(x.impl());
-  out = Array(std::allocate_shared<XtImpl>(handles::Alloc<XtImpl, XtViewHandles>(), s, x.dtype(),
+  out = Array(std::allocate_shared<XtImpl>(cpu::handles::Alloc<XtImpl, XtViewHandles>(), s, x.dtype(),
                                            std::shared_ptr<void>(x.impl_ptr()), impl->data));
 }
 Array alias(const Array& x, const Shape& s) {
@@ -128,8 +126,8 @@ Array cast(const Array& x, DType d) {
       const F* src = ptr<F>(x);
       T* dst = ptr<T>(out);
       auto conv = [](F v) { return convert<T>(v); };
-      if constexpr (!is_cplx_v<F> && !is_cplx_v<T>) loops::each1_best(dst, src, n, conv);
-      else loops::each1(dst, src, n, conv);
+      if constexpr (!is_cplx_v<F> && !is_cplx_v<T>) cpu::loops::each1_best(dst, src, n, conv);
+      else cpu::loops::each1(dst, src, n, conv);
     });
   });
   return out;
@@ -228,11 +226,10 @@ const Unsupported kUnsupported[] = {
 BackendImpl make() {
   BackendImpl b;
   b.name = "xtensor";
-  register_elementwise(b);
-  register_structure(b);
-  register_reductions(b);
-  register_linalg(b);
-  register_fft(b);
+  // The kernel table: one entry per ops.def row, each the row's k_ kernel (xt_common.hpp).
+#define IVY_OP(name, ...) b.kernels[static_cast<int>(OpId::name)] = &k_##name;
+#include "ivy/ops.def"
+#undef IVY_OP
   b.unsupported = kUnsupported;
   b.from_host = &from_host;
   b.to_host = &to_host;
@@ -260,8 +257,8 @@ void seed_rng(std::uint64_t s) {
 
 BackendImpl kXtensor = make();
 
-}  // namespace ivy::xtb
+}  // namespace ivy::xtensor_backend
 
 namespace ivy {
-void register_xtensor_backend() { register_backend(&xtb::kXtensor); }
+void register_xtensor_backend() { register_backend(&xtensor_backend::kXtensor); }
 }  // namespace ivy

@@ -1,4 +1,5 @@
-// Internal to the xtensor backend: array storage, dtype visiting and helpers.
+// Internal to the xtensor backend: array storage, dtype visiting, helpers, and the
+// declaration of every primitive's kernel.
 // Arrays are contiguous row-major buffers (shared, so reshape and cross-backend exchange
 // are zero-copy); kernels see them as xtensor adaptors (xt::adapt) and compute with
 // xtensor expressions, Eigen for linear algebra and Eigen's FFT module for fft.
@@ -23,7 +24,7 @@
 #include "strided_copy.hpp"
 #include "ivy/dispatch.hpp"
 
-namespace ivy::xtb {
+namespace ivy::xtensor_backend {
 
 extern BackendImpl kXtensor;
 
@@ -183,7 +184,7 @@ void visit_width(std::size_t width, F&& f) {
 // Layout helpers (type-agnostic, element = itemsize bytes).
 Array broadcast_to(const Array& x, const Shape& s);
 Array permute(const Array& x, const Dims& perm);
-using copyk::strided_copy;  // src/strided_copy.hpp
+using cpu::strided::strided_copy;  // backends/cpu/strided_copy.hpp
 Array contiguous_copy(const Array& x);
 
 // x with `axes` moved to the end (keeping order), and its [outer, inner] sizes. When they
@@ -210,16 +211,18 @@ std::mt19937_64& rng();
 std::mutex& rng_mutex();
 void seed_rng(std::uint64_t s);
 
-// Kernel registration for the other translation units.
-void register_elementwise(BackendImpl& b);
-void register_structure(BackendImpl& b);
-void register_reductions(BackendImpl& b);
-void register_linalg(BackendImpl& b);
-void register_fft(BackendImpl& b);
+// The kernel of every primitive, one per ops.def row: k_<op> (a Kernel, see dispatch.hpp).
+// Each is defined, with external linkage, in the file of its ops.def category
+// (xt_elementwise, xt_creation, xt_manipulation, xt_indexing, xt_search_sort_set,
+// xt_reductions, xt_linalg, xt_fft); xt_backend.cpp's kernel table takes the address of
+// each, so a row without its kernel fails to link.
+#define IVY_OP(name, ...) void k_##name(const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out);
+#include "ivy/ops.def"
+#undef IVY_OP
 
+// Defines kernel k_<name> (outside any unnamed namespace: it is the declaration above).
 #define XT_KERNEL(name) \
   void k_##name([[maybe_unused]] const Array* in, [[maybe_unused]] int n, [[maybe_unused]] const Attrs& a, \
                 [[maybe_unused]] const OutSpec* spec, Array* out)
-#define XT_REG(b, name) (b).kernels[static_cast<int>(OpId::name)] = &k_##name
 
-}  // namespace ivy::xtb
+}  // namespace ivy::xtensor_backend

@@ -1,6 +1,7 @@
-// xtensor backend: the elementwise functions. Each is one scalar functor (the C++ math
-// functions xtensor's own xt:: functions apply, or our NumPy-exact helpers); broadcasting
-// operands are evaluated as xtensor lambda xfunctions, contiguous ones with a plain loop.
+// xtensor backend: the elementwise functions, and astype. Each function is one scalar
+// functor (the C++ math functions xtensor's own xt:: functions apply, or our NumPy-exact
+// helpers); broadcasting operands are evaluated as xtensor lambda xfunctions, contiguous ones
+// with a plain loop.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,32 +17,32 @@
 #include "vec_math.hpp"
 #include "xt_common.hpp"
 
-namespace ivy::xtb {
+namespace ivy::xtensor_backend {
 namespace {
 
 // Contiguous inputs of the result's shape (and one-element operands of binary functions)
 // are evaluated with a plain loop over the same scalar functor the xtensor expression
-// would apply (src/cpu_loops.hpp): for rank-1 contiguous data that is the loop xtensor's
-// assignment compiles to, without building the expression and its adaptors on every call
-// (the per-call cost that dominates small arrays). Everything that broadcasts goes through
-// xtensor. Each loop is compiled for the build's ISA and, on x86-64, for AVX2 (isa::kAvx2,
-// src/cpu_isa.hpp).
-using loops::each1;
-using loops::each2;
+// would apply (backends/cpu/cpu_loops.hpp): for rank-1 contiguous data that is the loop
+// xtensor's assignment compiles to, without building the expression and its adaptors on
+// every call (the per-call cost that dominates small arrays). Everything that broadcasts
+// goes through xtensor. Each loop is compiled for the build's ISA and, on x86-64, for AVX2
+// (cpu::isa::kAvx2, backends/cpu/cpu_isa.hpp).
+using cpu::loops::each1;
+using cpu::loops::each2;
 template <class U, class T, class F>
 Array loop1(const Shape& s, DType d, const Array& x, F f) {
   Array out = alloc(s, d);
-  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) loops::each1_best(ptr<U>(out), ptr<T>(x), out.size(), f);
+  if constexpr (!is_cplx_v<T> && !is_cplx_v<U>) cpu::loops::each1_best(ptr<U>(out), ptr<T>(x), out.size(), f);
   else each1(ptr<U>(out), ptr<T>(x), out.size(), f);
   return out;
 }
-// f(a, b) -> U. Wide: f is a select on a compare (loops::each2_best).
+// f(a, b) -> U. Wide: f is a select on a compare (cpu::loops::each2_best).
 template <class U, class T, bool Wide = false, class F>
 Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
   Array out = alloc(s, d);
   auto g = [f](T a, T b, unsigned char&) { return f(a, b); };
   if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
-    loops::each2_best<unsigned char, Wide>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
+    cpu::loops::each2_best<unsigned char, Wide>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
   else
     each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
   return out;
@@ -53,6 +54,16 @@ inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
   if (f1 && x2.size() == 1) return 1;
   if (f2 && x1.size() == 1) return 2;
   return -1;
+}
+// float32 through one of ivy's vectorized functions (vec_math.hpp): f(o, x, n) on the input
+// cast to float32 into a fresh result; false (nothing done) for other result dtypes.
+template <class F>
+bool f32_vm(const Array& in, const OutSpec& spec, Array& out, F f) {
+  if (spec.dtype != DType::float32) return false;
+  const As xa(in, DType::float32);
+  out = alloc(spec.shape, DType::float32);
+  f(ptr<float>(out), ptr<float>(*xa), out.size());
+  return true;
 }
 
 template <class T> inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
@@ -107,7 +118,7 @@ template <class T> T s_round(T v) {
 }
 template <class T> T s_floordiv(T a, T b) {
   if constexpr (is_realf_v<T>) {
-    return npy::floor_divide(a, b);
+    return cpu::npy::floor_divide(a, b);
   } else if constexpr (std::is_same_v<T, bool>) {
     return a && b;
   } else {
@@ -125,17 +136,17 @@ template <class T> T s_floordiv(T a, T b) {
 // floor_divide/remainder follow NumPy's fmod-based definitions exactly; the _fast forms
 // (npy_scalar.hpp) check floor(a / b) first and take fmod only where that cannot decide.
 template <class T> T s_floordiv_fast(T a, T b) {
-  if constexpr (is_realf_v<T>) return npy::floor_divide_fast(a, b);
+  if constexpr (is_realf_v<T>) return cpu::npy::floor_divide_fast(a, b);
   else return s_floordiv(a, b);
 }
 template <class T> T s_remainder(T a, T b);
 template <class T> T s_remainder_fast(T a, T b) {
-  if constexpr (is_realf_v<T>) return npy::remainder_fast(a, b);
+  if constexpr (is_realf_v<T>) return cpu::npy::remainder_fast(a, b);
   else return s_remainder(a, b);
 }
 template <class T> T s_remainder(T a, T b) {
   if constexpr (is_realf_v<T>) {
-    return npy::remainder(a, b);
+    return cpu::npy::remainder(a, b);
   } else if constexpr (std::is_same_v<T, bool>) {
     return false;
   } else {
@@ -180,7 +191,25 @@ template <class T> T s_logaddexp(T a, T b) {
   if (d != d) return a == b ? a : std::numeric_limits<T>::quiet_NaN();
   return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
 }
-// maximum/minimum: npy::maximum / npy::minimum (npy_scalar.hpp), NumPy's rule; complex
+// Arithmetic in the result dtype; wrap-around for integers, as the standard allows.
+template <class T> T s_add(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) return a || b;
+  else if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+  else return a + b;
+}
+template <class T> T s_sub(T a, T b) {
+  if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
+  else return a - b;
+}
+template <class T> T s_mul(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) return a && b;
+  else if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+  else return a * b;
+}
+// f(a, b) through libm's float64 function for float32 (rounded once, as vec_math's loops
+// round: broadcast operands get the same correctly rounded results as full ones).
+template <class T, class F> T s_f64(T a, T b, F f) { return static_cast<T>(f(a, b)); }
+// maximum/minimum: cpu::npy::maximum / cpu::npy::minimum (npy_scalar.hpp), NumPy's rule; complex
 // operands are not ordered (real_v).
 template <class T> bool truthy(T v) {
   if constexpr (is_cplx_v<T>) return v != T(0);
@@ -239,6 +268,12 @@ template <class T> inline constexpr bool real_num_v = !is_cplx_v<T> && !std::is_
 template <class T> using same_t = T;
 template <class T> using bool_t = bool;
 
+}  // namespace
+
+// ---------------------------------------------------------------- the kernels
+// The macros below define k_<op> kernels (XT_KERNEL) with external linkage; helpers that only
+// they call stay in unnamed namespaces.
+
 // Runs `body(tag)` for the compute dtype when `Cond<T>` holds.
 #define VISIT_IF(visitor, dtype, COND, op_name, ...)                                              \
   visitor(dtype, [&](auto tag) {                                                                  \
@@ -261,24 +296,13 @@ template <class T> using bool_t = bool;
       out[0] = loop1<T, T>(spec[0].shape, d, x, [](T v) { using std::xtfn; return xtfn(v); });   \
     });                                                                                          \
   }
-// float32 through one of ivy's vectorized functions (vec_math.hpp): f(o, x, n) on the input
-// cast to float32 into a fresh result; false (nothing done) for other result dtypes.
-template <class F>
-bool f32_vm(const Array& in, const OutSpec& spec, Array& out, F f) {
-  if (spec.dtype != DType::float32) return false;
-  const As xa(in, DType::float32);
-  out = alloc(spec.shape, DType::float32);
-  f(ptr<float>(out), ptr<float>(*xa), out.size());
-  return true;
-}
 // float32 through ivy's functions computed in float64 (vec_math.hpp: correctly rounded but
-// within ~1e-13 of a boundary, vectorized; 1.1-6x faster than the libm calls of xtensor's
-// loop, whose speed here also moves by a few % with where the calling loop lies in memory);
+// within ~1e-13 of a boundary, vectorized, in place of the libm calls of xtensor's loop);
 // other dtypes through libm.
 #define UNARY_XT_VM(name, xtfn)                                                                  \
   XT_KERNEL(name) {                                                                              \
     if (f32_vm(in[0], spec[0], out[0], [](float* o, const float* x, std::int64_t n) {              \
-          vmath::unary_n(vmath::Op::name, o, x, n);                                              \
+          cpu::vmath::unary_n(cpu::vmath::Op::name, o, x, n);                                              \
         }))                                                                                      \
       return;                                                                                    \
     DType d = spec[0].dtype;                                                                     \
@@ -336,7 +360,7 @@ UNARY_XT_VM(tanh, tanh)
 #define UNARY_FN_VM(name)                                                                         \
   XT_KERNEL(name) {                                                                                \
     if (f32_vm(in[0], spec[0], out[0], [](float* o, const float* x, std::int64_t n) {                \
-          vmath::unary_n(vmath::Op::name, o, x, n);                                                \
+          cpu::vmath::unary_n(cpu::vmath::Op::name, o, x, n);                                                \
         }))                                                                                        \
       return;                                                                                      \
     const As xa(in[0], spec[0].dtype);                                                             \
@@ -347,9 +371,9 @@ UNARY_XT_VM(tanh, tanh)
   }
 UNARY_FN_VM(expm1)  // float32: vec_math.hpp, as UNARY_XT_VM
 // float32 log1p: ivy's vectorized one (vec_math.hpp; xtensor's loop calls libm's log1pf per
-// element, ~8x slower); other dtypes through libm.
+// element); other dtypes through libm.
 XT_KERNEL(log1p) {
-  if (f32_vm(in[0], spec[0], out[0], vmath::log1p_n)) return;
+  if (f32_vm(in[0], spec[0], out[0], cpu::vmath::log1p_n)) return;
   const As xa(in[0], spec[0].dtype);
   const Array& x = *xa;
   VISIT_IF(visit_float, spec[0].dtype, true, "log1p", {
@@ -398,34 +422,18 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
     });                                                                                             \
   }
 #define D_PROMOTED result_type(in[0].dtype(), in[1].dtype())
-// Arithmetic in the result dtype; wrap-around for integers, as the standard allows.
-template <class T> T s_add(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) return a || b;
-  else if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
-  else return a + b;
-}
-template <class T> T s_sub(T a, T b) {
-  if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
-  else return a - b;
-}
-template <class T> T s_mul(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) return a && b;
-  else if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
-  else return a * b;
-}
 BINARY_FN(add, visit, D_OUT, any_v<T>, same_t, s_add(a, b))
 BINARY_FN(subtract, visit, D_OUT, not_bool_v<T>, same_t, s_sub(a, b))
 BINARY_FN(multiply, visit, D_OUT, any_v<T>, same_t, s_mul(a, b))
 BINARY_FN(divide, visit_float, D_OUT, any_v<T>, same_t, a / b)
 BINARY_FN(copysign, visit_float, D_OUT, real_v<T>, same_t, std::copysign(a, b))
-// f(a, b) through libm's float64 function for float32 (rounded once, as vec_math's loops
-// round: broadcast operands get the same correctly rounded results as full ones).
-template <class T, class F> T s_f64(T a, T b, F f) { return static_cast<T>(f(a, b)); }
 // float32 atan2, hypot and logaddexp of full or one-element operands: vec_math.hpp (computed
-// in float64, vectorized, correctly rounded; libm's float32 functions one element at a time
-// took 9.5 (atan2), 2.5 (hypot) and ~15 (logaddexp) ns an element); the rest as the others.
+// in float64, vectorized, correctly rounded, in place of libm's float32 functions one element
+// at a time); the rest as the others.
 #define VMATH_BINARY(name, expr)                                                                   \
+  namespace {                                                                                      \
   BINARY_FN_AS(name##_rest, #name, visit_float, D_OUT, real_v<T>, same_t, expr, false)             \
+  }                                                                                                \
   XT_KERNEL(name) {                                                                                \
     const DType cd = spec[0].dtype;                                                                \
     if (cd == DType::float32) {                                                                    \
@@ -433,7 +441,7 @@ template <class T, class F> T s_f64(T a, T b, F f) { return static_cast<T>(f(a, 
       const int mode = loop_mode(*a1, *a2, spec[0].shape);                                         \
       if (mode >= 0) {                                                                             \
         out[0] = alloc(spec[0].shape, cd);                                                         \
-        vmath::name##_n(ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2), out[0].size(), mode); \
+        cpu::vmath::name##_n(ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2), out[0].size(), mode); \
         return;                                                                                    \
       }                                                                                            \
     }                                                                                              \
@@ -448,8 +456,9 @@ BINARY_FN(bitwise_and, visit, D_OUT, int_or_bool_v<T>, same_t, a & b)
 BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
 // Shifts and floor_divide/remainder of contiguous operands: NumPy's definitions in
-// src/npy_kernels.cpp (shared with the torch backend); broadcasting ones through xtensor
-// with the scalar definitions.
+// backends/cpu/npy_kernels.cpp (shared with the torch backend); broadcasting ones through
+// xtensor with the scalar definitions.
+namespace {
 template <bool Left>
 void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   const DType cd = spec[0].dtype;
@@ -459,16 +468,18 @@ void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array*
     const int mode = loop_mode(x1, x2, spec[0].shape);
     if (mode >= 0) {
       out[0] = alloc(spec[0].shape, cd);
-      if constexpr (Left) npy::left_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
-      else npy::right_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+      if constexpr (Left) cpu::npy::left_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+      else cpu::npy::right_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
     } else {
-      auto defined = [](T a, T b) -> T { return Left ? npy::left_shift(a, b) : npy::right_shift(a, b); };
+      auto defined = [](T a, T b) -> T { return Left ? cpu::npy::left_shift(a, b) : cpu::npy::right_shift(a, b); };
       out[0] = eval<T>(spec[0].shape, cd, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
     }
   });
 }
+}  // namespace
 XT_KERNEL(bitwise_left_shift) { shift_kernel<true>("bitwise_left_shift", in, spec, out); }
 XT_KERNEL(bitwise_right_shift) { shift_kernel<false>("bitwise_right_shift", in, spec, out); }
+namespace {
 template <bool Rem>
 void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
   const DType cd = spec[0].dtype;
@@ -480,8 +491,8 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (mode >= 0) {
         out[0] = alloc(spec[0].shape, cd);
-        if constexpr (Rem) npy::remainder_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
-        else npy::floor_divide_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+        if constexpr (Rem) cpu::npy::remainder_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+        else cpu::npy::floor_divide_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
         return;
       }
     }
@@ -491,6 +502,7 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
       out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(exact), view<T>(x1), view<T>(x2)));
   });
 }
+}  // namespace
 XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out); }
 XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
 // float32 pow of full or one-element operands: vec_math.hpp (e^(b ln a) in float64 where a is
@@ -502,7 +514,7 @@ XT_KERNEL(pow) {
   const int mode = loop_mode(x1, x2, spec[0].shape);
   if (cd == DType::float32 && mode >= 0) {
     out[0] = alloc(spec[0].shape, cd);
-    vmath::pow_n(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), mode);
+    cpu::vmath::pow_n(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), mode);
     return;
   }
   VISIT_IF(visit, cd, any_v<T>, "pow", {
@@ -513,10 +525,12 @@ XT_KERNEL(pow) {
       out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));
   });
 }
-// float32/float64 operands full or of one element: npy::arith_n (the same rule; its loop for
+// float32/float64 operands full or of one element: cpu::npy::arith_n (the same rule; its loop for
 // operands off a 32-byte boundary), the rest as the others.
-BINARY_FN_AS(maximum_rest, "maximum", visit, D_OUT, real_v<T>, same_t, npy::maximum(a, b), true)
-BINARY_FN_AS(minimum_rest, "minimum", visit, D_OUT, real_v<T>, same_t, npy::minimum(a, b), true)
+namespace {
+BINARY_FN_AS(maximum_rest, "maximum", visit, D_OUT, real_v<T>, same_t, cpu::npy::maximum(a, b), true)
+BINARY_FN_AS(minimum_rest, "minimum", visit, D_OUT, real_v<T>, same_t, cpu::npy::minimum(a, b), true)
+}  // namespace
 #define MAXMIN(name)                                                                            \
   XT_KERNEL(name) {                                                                             \
     const DType cd = spec[0].dtype;                                                             \
@@ -526,10 +540,10 @@ BINARY_FN_AS(minimum_rest, "minimum", visit, D_OUT, real_v<T>, same_t, npy::mini
       if (mode >= 0) {                                                                          \
         out[0] = alloc(spec[0].shape, cd);                                                      \
         if (cd == DType::float32)                                                               \
-          npy::arith_n(npy::Arith::name, ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2),  \
+          cpu::npy::arith_n(cpu::npy::Arith::name, ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2),  \
                        out[0].size(), mode);                                                    \
         else                                                                                    \
-          npy::arith_n(npy::Arith::name, ptr<double>(out[0]), ptr<double>(*a1), ptr<double>(*a2), \
+          cpu::npy::arith_n(cpu::npy::Arith::name, ptr<double>(out[0]), ptr<double>(*a1), ptr<double>(*a2), \
                        out[0].size(), mode);                                                    \
         return;                                                                                 \
       }                                                                                         \
@@ -549,19 +563,8 @@ BINARY_FN(logical_and, visit, D_PROMOTED, any_v<T>, bool_t, truthy(a) && truthy(
 BINARY_FN(logical_or, visit, D_PROMOTED, any_v<T>, bool_t, truthy(a) || truthy(b))
 BINARY_FN(logical_xor, visit, D_PROMOTED, any_v<T>, bool_t, truthy(a) != truthy(b))
 
-}  // namespace
+// ---- astype (data types): a conversion element by element (cast, xt_backend.cpp), or a copy
+// when the dtype is already the result's.
+XT_KERNEL(astype) { out[0] = in[0].dtype() == spec[0].dtype ? contiguous_copy(in[0]) : cast(in[0], spec[0].dtype); }
 
-void register_elementwise(BackendImpl& b) {
-#define R(name) XT_REG(b, name);
-  R(abs) R(acos) R(acosh) R(asin) R(asinh) R(atan) R(atanh) R(bitwise_invert) R(ceil) R(conj) R(cos) R(cosh)
-  R(exp) R(expm1) R(floor) R(imag) R(isfinite) R(isinf) R(isnan) R(log) R(log1p) R(log2) R(log10)
-  R(logical_not) R(negative) R(positive) R(real) R(reciprocal) R(round) R(sign) R(signbit) R(sin) R(sinh)
-  R(square) R(sqrt) R(tan) R(tanh) R(trunc)
-  R(add) R(atan2) R(bitwise_and) R(bitwise_left_shift) R(bitwise_or) R(bitwise_right_shift) R(bitwise_xor)
-  R(copysign) R(divide) R(equal) R(floor_divide) R(greater) R(greater_equal) R(hypot) R(less) R(less_equal)
-  R(logaddexp) R(logical_and) R(logical_or) R(logical_xor) R(maximum) R(minimum) R(multiply) R(nextafter)
-  R(not_equal) R(pow) R(remainder) R(subtract)
-#undef R
-}
-
-}  // namespace ivy::xtb
+}  // namespace ivy::xtensor_backend

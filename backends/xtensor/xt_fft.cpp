@@ -1,10 +1,11 @@
 // xtensor backend: n-dimensional FFTs (numpy.fft fftn / ifftn / rfftn / irfftn semantics)
 // built from Eigen's FFT module (kissfft): 1-D transforms applied along each axis in turn.
 //
-// Attrs: axes = normalized axes, ints = signal length per axis (each axis is zero-padded
-// or truncated to it before its transform), i0 = norm (0 backward, 1 ortho, 2 forward),
-// b0 (fft_c2c) = inverse. The primitives' shape inference (meta.cpp's fft_spec), which
-// dispatch runs before every kernel, has checked the axes, the lengths and the norm code.
+// Attributes (set fft): axes = normalized axes, lengths = signal length per axis (each axis
+// is zero-padded or truncated to it before its transform), norm (0 backward, 1 ortho,
+// 2 forward), inverse (read by fft_c2c; fft_r2c is forward, fft_c2r inverse). The primitives'
+// shape inference (meta.cpp's fft_spec), which dispatch runs before every kernel, has
+// checked the axes, the lengths and the norm code.
 #include <unsupported/Eigen/FFT>
 
 #include <algorithm>
@@ -16,7 +17,7 @@
 
 #include "xt_common.hpp"
 
-namespace ivy::xtb {
+namespace ivy::xtensor_backend {
 namespace {
 
 using Index = std::int64_t;
@@ -24,9 +25,8 @@ using Index = std::int64_t;
 std::string P(const char* op) { return std::string("[") + op + "] "; }
 
 // Scratch for lines and intermediates: grows without writing (std::vector<std::complex>'s
-// resize zero-fills every new element, a pass over 80 KB before the 1e4-point fft's line
-// is even gathered: ~1 % of the call) and keeps nothing when it grows, as every user
-// writes a buffer before reading it.
+// resize zero-fills every new element, a whole pass over the buffer before a line is even
+// gathered) and keeps nothing when it grows, as every user writes a buffer before reading it.
 template <class T>
 class Scratch {
  public:
@@ -200,12 +200,14 @@ struct Fft {
 
 // The overall scale factor of the transform over all listed axes.
 double norm_scale(const Attrs& a, bool inverse) {
+  const auto at = attr::fft(a);
+  const std::int64_t norm = at.norm;
   double scale = 1;
-  for (auto n : a.ints) {
+  for (auto n : at.lengths) {
     const double dn = static_cast<double>(n);
-    if (a.i0 == 1)
+    if (norm == 1)
       scale /= std::sqrt(dn);
-    else if ((a.i0 == 2 && !inverse) || (a.i0 == 0 && inverse))
+    else if ((norm == 2 && !inverse) || (norm == 0 && inverse))
       scale /= dn;
   }
   return scale;
@@ -254,8 +256,9 @@ template <class R, class D, class S, class Lines>
 void one_axis_into(const char* op, const S* src, const Array& x0, const Attrs& a, const OutSpec& spec, Array* out,
                    bool inverse, Lines&& lines) {
   D* dst = result_one_axis<D>(op, spec, out);
-  const AxisBlocks b = blocks_around(x0.shape(), a.axes[0]);
-  if (a.ints[0] == 1) {
+  const auto at = attr::fft(a);
+  const AxisBlocks b = blocks_around(x0.shape(), at.axes[0]);
+  if (at.lengths[0] == 1) {
     first_points(src, dst, b);
   } else {
     Fft<R> f;
@@ -268,18 +271,19 @@ Shape after(Shape s, Index ax, Index m) {
   s[static_cast<std::size_t>(ax)] = m;
   return s;
 }
-// Complex transforms over axes [from, to) of a.axes; the last one (when `last`) writes the
-// result array. Intermediates alternate between two buffers.
+// Complex transforms over axes [from, to) of the fft attributes' axes; the last one (when
+// `last`) writes the result array. Intermediates alternate between two buffers.
 // A real source (S = R, the input itself) is read only by the first transform.
 template <class R, class S>
 const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const S* src0, Shape& shape, const Attrs& a,
                                  std::size_t from, std::size_t to, bool inverse, bool last, const OutSpec& spec,
                                  Array* out, Scratch<std::complex<R>>* bufs) {
   using C = std::complex<R>;
+  const auto at = attr::fft(a);
   const C* src = nullptr;
   if constexpr (std::is_same_v<S, C>) src = src0;
   for (std::size_t i = from; i < to; ++i) {
-    const Shape next = after(shape, a.axes[i], a.ints[i]);
+    const Shape next = after(shape, at.axes[i], at.lengths[i]);
     C* dst;
     if (last && i + 1 == to) {
       dst = result<C>(op, next, spec, out);
@@ -289,28 +293,32 @@ const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const S* src0, Shape
       dst = b.data();
     }
     if (std::is_same_v<S, C> || i > from)
-      f.c2c(src, dst, shape, a.axes[i], a.ints[i], inverse);
+      f.c2c(src, dst, shape, at.axes[i], at.lengths[i], inverse);
     else
-      f.c2c(src0, dst, shape, a.axes[i], a.ints[i], inverse);
+      f.c2c(src0, dst, shape, at.axes[i], at.lengths[i], inverse);
     src = dst;
   }
   return src;
 }
 
+}  // namespace
+
 XT_KERNEL(fft_c2c) {
   const Array& x0 = in[0];
+  const auto at = attr::fft(a);
+  const bool inverse = at.inverse;
   visit_precision("fft_c2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
-    if (a.axes.size() == 1) {  // fft, ifft
+    if (at.axes.size() == 1) {  // fft, ifft
       auto lines = [&](Fft<R>& f, const auto* src, C* dst, const AxisBlocks& b) {
-        f.c2c_lines(src, dst, b, a.ints[0], a.b0);
+        f.c2c_lines(src, dst, b, at.lengths[0], inverse);
       };
       if (x0.dtype() == dtype_v<R>) {
-        one_axis_into<R, C>("fft_c2c", ptr<R>(x0), x0, a, spec[0], out, a.b0, lines);
+        one_axis_into<R, C>("fft_c2c", ptr<R>(x0), x0, a, spec[0], out, inverse, lines);
       } else {
         const As x_as(x0, dtype_v<C>);
-        one_axis_into<R, C>("fft_c2c", ptr<C>(*x_as), x0, a, spec[0], out, a.b0, lines);
+        one_axis_into<R, C>("fft_c2c", ptr<C>(*x_as), x0, a, spec[0], out, inverse, lines);
       }
       return;
     }
@@ -318,17 +326,18 @@ XT_KERNEL(fft_c2c) {
     Shape shape = x0.shape();
     Scratch<C> bufs[2];
     if (x0.dtype() == dtype_v<R>) {  // a real input of this precision: converted as the first transform reads it
-      c2c_steps<R>("fft_c2c", f, ptr<R>(x0), shape, a, 0, a.axes.size(), a.b0, true, spec[0], out, bufs);
+      c2c_steps<R>("fft_c2c", f, ptr<R>(x0), shape, a, 0, at.axes.size(), inverse, true, spec[0], out, bufs);
     } else {
       const As x_as(x0, dtype_v<C>);
-      c2c_steps<R>("fft_c2c", f, ptr<C>(*x_as), shape, a, 0, a.axes.size(), a.b0, true, spec[0], out, bufs);
+      c2c_steps<R>("fft_c2c", f, ptr<C>(*x_as), shape, a, 0, at.axes.size(), inverse, true, spec[0], out, bufs);
     }
-    scale_by(ptr<C>(out[0]), out[0].size(), norm_scale(a, a.b0));
+    scale_by(ptr<C>(out[0]), out[0].size(), norm_scale(a, inverse));
   });
 }
 
 XT_KERNEL(fft_r2c) {
   const Array& x0 = in[0];
+  const auto at = attr::fft(a);
   visit_precision("fft_r2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
@@ -336,20 +345,20 @@ XT_KERNEL(fft_r2c) {
       throw TypeError(P("fft_r2c") + "expects a real input, got dtype " + dtype_name(x0.dtype()) + " with shape " +
                       x0.shape().str() + " (backend xtensor)");
     const As x_as(x0, dtype_v<R>);
-    const std::size_t last = a.axes.size() - 1;
+    const std::size_t last = at.axes.size() - 1;
     if (last == 0) {  // rfft
       one_axis_into<R, C>("fft_r2c", ptr<R>(*x_as), x0, a, spec[0], out, false,
-                          [&](Fft<R>& f, const R* src, C* dst, const AxisBlocks& b) { f.r2c_lines(src, dst, b, a.ints[0]); });
+                          [&](Fft<R>& f, const R* src, C* dst, const AxisBlocks& b) { f.r2c_lines(src, dst, b, at.lengths[0]); });
       return;
     }
     Fft<R> f;
     Shape shape = (*x_as).shape();
     // numpy's rfftn: a real transform over the last listed axis, then complex ones.
-    const Index nh = a.ints[last] / 2 + 1;
+    const Index nh = at.lengths[last] / 2 + 1;
     Scratch<C> bufs[2];
-    bufs[0].resize(static_cast<std::size_t>(after(shape, a.axes[last], nh).numel()));
+    bufs[0].resize(static_cast<std::size_t>(after(shape, at.axes[last], nh).numel()));
     C* dst = bufs[0].data();
-    f.r2c(ptr<R>(*x_as), dst, shape, a.axes[last], a.ints[last]);
+    f.r2c(ptr<R>(*x_as), dst, shape, at.axes[last], at.lengths[last]);
     c2c_steps<R>("fft_r2c", f, dst, shape, a, 0, last, false, true, spec[0], out, bufs);
     scale_by(ptr<C>(out[0]), out[0].size(), norm_scale(a, false));
   });
@@ -357,14 +366,15 @@ XT_KERNEL(fft_r2c) {
 
 XT_KERNEL(fft_c2r) {
   const Array& x0 = in[0];
+  const auto at = attr::fft(a);
   visit_precision("fft_c2r", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
     const As x_as(x0, dtype_v<C>);
-    const std::size_t last = a.axes.size() - 1;
+    const std::size_t last = at.axes.size() - 1;
     if (last == 0) {  // irfft, hfft
       one_axis_into<R, R>("fft_c2r", ptr<C>(*x_as), x0, a, spec[0], out, true,
-                          [&](Fft<R>& f, const C* src, R* dst, const AxisBlocks& b) { f.c2r_lines(src, dst, b, a.ints[0]); });
+                          [&](Fft<R>& f, const C* src, R* dst, const AxisBlocks& b) { f.c2r_lines(src, dst, b, at.lengths[0]); });
       return;
     }
     Fft<R> f;
@@ -373,18 +383,10 @@ XT_KERNEL(fft_c2r) {
     // Hermitian complex-to-real one over the last.
     Scratch<C> bufs[2];
     const C* src = c2c_steps<R>("fft_c2r", f, ptr<C>(*x_as), shape, a, 0, last, true, false, spec[0], out, bufs);
-    R* dst = result<R>("fft_c2r", after(shape, a.axes[last], a.ints[last]), spec[0], out);
-    f.c2r(src, dst, shape, a.axes[last], a.ints[last]);
+    R* dst = result<R>("fft_c2r", after(shape, at.axes[last], at.lengths[last]), spec[0], out);
+    f.c2r(src, dst, shape, at.axes[last], at.lengths[last]);
     scale_by(dst, out[0].size(), norm_scale(a, true));
   });
 }
 
-}  // namespace
-
-void register_fft(BackendImpl& b) {
-  XT_REG(b, fft_c2c);
-  XT_REG(b, fft_r2c);
-  XT_REG(b, fft_c2r);
-}
-
-}  // namespace ivy::xtb
+}  // namespace ivy::xtensor_backend

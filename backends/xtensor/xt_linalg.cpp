@@ -13,7 +13,7 @@
 
 #include "xt_common.hpp"
 
-namespace ivy::xtb {
+namespace ivy::xtensor_backend {
 namespace {
 
 using Eigen::Dynamic;
@@ -24,9 +24,9 @@ template <class T> using CMat = Eigen::Matrix<T, Dynamic, Dynamic>;
 template <class T> using RMap = Eigen::Map<RMat<T>>;
 template <class T> using CRMap = Eigen::Map<const RMat<T>>;
 // A row-major buffer read column-major: the transpose of its matrix, without a copy (det and
-// slogdet factorize A^T, det(A^T) = det(A): a plain copy where A is a transposing one, -4 %
-// at 100 x 100. inv of A^T written column-major would be inv(A) row-major, but Eigen's
-// inverse into a column-major result ran 28 % slower here than into a row-major one.)
+// slogdet factorize A^T, det(A^T) = det(A): the factorization's copy is then a plain copy
+// instead of a transposing one. inv keeps A itself: inv of A^T written column-major would be
+// inv(A) row-major, but Eigen's inverse is slower into a column-major result.)
 template <class T> using CTMap = Eigen::Map<const CMat<T>>;
 template <class T> using VMap = Eigen::Map<Eigen::Matrix<T, Dynamic, 1>>;
 template <class T> using Cplx = std::complex<real_t<T>>;
@@ -105,10 +105,13 @@ BatchMap broadcast_map(const Shape& out, const Shape& in) {
   return r;
 }
 
-// ------------------------------------------------------------------ matmul
+// The unsigned integer type of T's width (T itself for other types).
 template <class T, bool = std::is_integral_v<T>> struct wrap_type { using type = T; };
 template <class T> struct wrap_type<T, true> { using type = std::make_unsigned_t<T>; };
 
+}  // namespace
+
+// ------------------------------------------------------------------ matmul
 XT_KERNEL(matmul) {
   const DType d = spec[0].dtype;
   const As x1_as(in[0], d), x2_as(in[1], d);
@@ -118,7 +121,7 @@ XT_KERNEL(matmul) {
   // 1-D operands: x1 becomes a (1, k) row, x2 a (k, 1) column; spec already drops them.
   const Index m = v1 ? 1 : s1[s1.size() - 2], k = s1.back(), N = v2 ? 1 : s2.back();
   // batch dims only where an operand has them: a plain matrix product (ranks <= 2) is one
-  // product and skips the Shape work (a third of ivy's cost of a 1 x 1 product)
+  // product and skips the Shape work (a large part of the cost of a small product)
   const bool batched = s1.size() > 2 || s2.size() > 2;
   Shape b1, b2, bo;
   if (batched) {
@@ -161,7 +164,7 @@ XT_KERNEL(matmul) {
 XT_KERNEL(diagonal) {
   const Array& x = in[0];
   const Shape& s = x.shape();
-  const Index r = s[s.size() - 2], c = s.back(), off = a.i0;
+  const Index r = s[s.size() - 2], c = s.back(), off = attr::diagonal(a).offset;
   const Index len = spec[0].shape.back();
   out[0] = alloc(spec[0].shape, x.dtype());
   const Index nb = spec[0].shape.numel() / (len > 0 ? len : 1);
@@ -180,6 +183,7 @@ XT_KERNEL(diagonal) {
 XT_KERNEL(cholesky) {
   const As x_as(in[0], spec[0].dtype);
   const Array& x = *x_as;
+  const bool upper = attr::cholesky(a).upper;
   const Index N = x.shape().back();
   const Index nb = N ? x.size() / (N * N) : 0;
   // (every element is written below: assigning the triangular factor zeroes the other triangle)
@@ -194,7 +198,7 @@ XT_KERNEL(cholesky) {
       Eigen::LLT<CMat<T>, Eigen::Lower> llt(CRMap<T>(px + b * N * N, N, N));
       if (llt.info() != Eigen::Success) value_fail("cholesky", item(b, nb) + " is not positive definite", in[0]);
       RMap<T> O(po + b * N * N, N, N);
-      if (a.b0)
+      if (upper)
         O = llt.matrixU();  // U = L^H, A = U^H U
       else
         O = llt.matrixL();
@@ -203,6 +207,8 @@ XT_KERNEL(cholesky) {
 }
 
 // ------------------------------------------------------------------ LU based: det, slogdet, inv, solve
+namespace {
+
 template <class T>
 bool lu_singular(const Eigen::PartialPivLU<CMat<T>>& lu) {
   const auto& m = lu.matrixLU();
@@ -210,6 +216,8 @@ bool lu_singular(const Eigen::PartialPivLU<CMat<T>>& lu) {
     if (m(i, i) == T(0)) return true;
   return false;
 }
+
+}  // namespace
 
 XT_KERNEL(det) {
   const As x_as(in[0], spec[0].dtype);
@@ -331,6 +339,8 @@ XT_KERNEL(solve) {
 }
 
 // ------------------------------------------------------------------ eigen decompositions
+namespace {
+
 template <bool Vectors>
 void eigh_impl(const char* op, const Array& x0, const OutSpec* spec, Array* out) {
   const Array& x = x0;
@@ -355,8 +365,13 @@ void eigh_impl(const char* op, const Array& x0, const OutSpec* spec, Array* out)
     }
   });
 }
+
+}  // namespace
+
 XT_KERNEL(eigh) { eigh_impl<true>("eigh", in[0], spec, out); }
 XT_KERNEL(eigvalsh) { eigh_impl<false>("eigvalsh", in[0], spec, out); }
+
+namespace {
 
 template <bool Vectors>
 void eig_impl(const char* op, const Array& x, const OutSpec* spec, Array* out) {
@@ -392,17 +407,24 @@ void eig_impl(const char* op, const Array& x, const OutSpec* spec, Array* out) {
     }
   });
 }
+
+}  // namespace
+
 XT_KERNEL(eig) { eig_impl<true>("eig", in[0], spec, out); }
 XT_KERNEL(eigvals) { eig_impl<false>("eigvals", in[0], spec, out); }
 
 // ------------------------------------------------------------------ svd
-// JacobiSVD: accurate for every size; BDCSVD (faster on large matrices) more than doubles
-// this file's compile time.
+namespace {
+
+// JacobiSVD: accurate for every size; BDCSVD (faster on large matrices) would make this
+// file much slower to compile.
 template <class T>
 void set_identity(T* p, Index rows, Index cols) {
   RMap<T> M(p, rows, cols);
   M.setIdentity();
 }
+
+}  // namespace
 
 XT_KERNEL(svd) {
   const As x_as(in[0], spec[0].dtype);
@@ -410,7 +432,7 @@ XT_KERNEL(svd) {
   const Shape& s = x.shape();
   const Index m = s[s.size() - 2], N = s.back(), k = std::min(m, N);
   const Index nb = batch_shape(s, 2).numel();
-  const bool full = a.b0;
+  const bool full = attr::svd(a).full_matrices;
   const Index ucols = full ? m : k, vrows = full ? N : k;
   out[0] = alloc(spec[0].shape, spec[0].dtype);
   out[1] = alloc(spec[1].shape, spec[1].dtype);
@@ -472,7 +494,7 @@ XT_KERNEL(qr) {
   const Array& x = *x_as;
   const Shape& s = x.shape();
   const Index m = s[s.size() - 2], N = s.back(), k = std::min(m, N);
-  const bool complete = a.b0;
+  const bool complete = attr::qr(a).complete;
   const Index qc = complete ? m : k;  // Q is (m, qc), R is (qc, N)
   const Index nb = batch_shape(s, 2).numel();
   // (for k > 0 every element is written below: Q whole, R from the triangular view, which
@@ -499,23 +521,4 @@ XT_KERNEL(qr) {
   });
 }
 
-}  // namespace
-
-void register_linalg(BackendImpl& b) {
-  XT_REG(b, matmul);
-  XT_REG(b, diagonal);
-  XT_REG(b, cholesky);
-  XT_REG(b, det);
-  XT_REG(b, slogdet);
-  XT_REG(b, inv);
-  XT_REG(b, solve);
-  XT_REG(b, eigh);
-  XT_REG(b, eigvalsh);
-  XT_REG(b, eig);
-  XT_REG(b, eigvals);
-  XT_REG(b, svd);
-  XT_REG(b, svdvals);
-  XT_REG(b, qr);
-}
-
-}  // namespace ivy::xtb
+}  // namespace ivy::xtensor_backend

@@ -9,22 +9,24 @@
 #include "row_kernels.hpp"
 #include "xt_common.hpp"
 
-namespace ivy::xtb {
+namespace ivy::xtensor_backend {
 namespace {
 
-std::vector<std::size_t> red_axes(const Array& x, const Attrs& a) {
+// The reduced axes, sorted: `axes` when has_axes, else every axis (the reduction attribute
+// sets reduce, reduce_acc and reduce_var all hold these two).
+std::vector<std::size_t> red_axes(const Array& x, bool has_axes, const Dims& axes) {
   std::vector<std::size_t> ax;
-  if (a.has_axes)
-    for (auto v : a.axes) ax.push_back(static_cast<std::size_t>(v));
+  if (has_axes)
+    for (auto v : axes) ax.push_back(static_cast<std::size_t>(v));
   else
     for (std::int64_t i = 0; i < x.ndim(); ++i) ax.push_back(static_cast<std::size_t>(i));
   std::sort(ax.begin(), ax.end());
   return ax;
 }
-Dims red_dims(const Array& x, const Attrs& a) {  // no heap: Dims is fixed-capacity
+Dims red_dims(const Array& x, bool has_axes, const Dims& axes) {  // no heap: Dims is fixed-capacity
   Dims d;
-  if (a.has_axes) {
-    for (auto v : a.axes) d.push_back(v);
+  if (has_axes) {
+    for (auto v : axes) d.push_back(v);
     if (d.size() > 1) std::sort(d.begin(), d.end());
   } else {  // every axis, already in order
     for (std::int64_t i = 0; i < x.ndim(); ++i) d.push_back(i);
@@ -41,7 +43,7 @@ Shape squeezed(const Array& x, const std::vector<std::size_t>& ax) {
 // Reduction of a whole contiguous buffer to one value: eight interleaved accumulators (the
 // loop vectorizes, and the partial sums keep rounding error closer to NumPy's pairwise sum
 // than one running total); integers wrap (unsigned arithmetic), as the standard allows.
-// float32/float64 sums and means: rowk::sum_fp (pairwise over blocks, the torch backend's too).
+// float32/float64 sums and means: cpu::rows::sum_fp (pairwise over blocks, the torch backend's too).
 // a * b and a + b for the accumulator: integers in uint64 (no promotion to a signed int
 // that could overflow), wrapped back to the accumulator's width.
 template <int Kind, class A>
@@ -56,7 +58,7 @@ A step(A acc, A v) {
 template <int Kind, class T>
 T reduce_all(const T* p, std::int64_t n) {
   if constexpr (Kind != 1 && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
-    const T s = rowk::sum_fp(p, n);  // pairwise blocks (src/row_kernels.hpp), as the torch backend's
+    const T s = cpu::rows::sum_fp(p, n);  // pairwise blocks (backends/cpu/row_kernels.hpp), as the torch backend's
     return Kind == 2 ? s / static_cast<T>(n) : s;
   }
   using A = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
@@ -77,11 +79,11 @@ T reduce_all(const T* p, std::int64_t n) {
 // sum / prod / mean through xtensor's reducers, computed in the output dtype; a reduction
 // over every axis of a non-empty array is one pass over the buffer.
 template <int Kind>
-void xt_reduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* spec, Array* out) {
   DType d = spec[0].dtype;
   const As x_as(in[0], d);
   const Array& x = *x_as;
-  const bool all_axes = !a.has_axes || static_cast<std::int64_t>(a.axes.size()) == x.ndim();
+  const bool all_axes = !has_axes || static_cast<std::int64_t>(axes.size()) == x.ndim();
   if (all_axes && x.ndim() > 0 && x.size() > 0) {
     visit(d, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -94,7 +96,7 @@ void xt_reduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
     });
     return;
   }
-  auto ax = red_axes(x, a);
+  auto ax = red_axes(x, has_axes, axes);
   if (ax.empty()) {
     out[0] = alias(x.dtype() == in[0].dtype() ? contiguous_copy(x) : x, spec[0].shape);
     return;
@@ -116,9 +118,6 @@ void xt_reduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
   });
   out[0] = alias(out[0], spec[0].shape);
 }
-XT_KERNEL(sum) { xt_reduce<0>(in, a, spec, out); }
-XT_KERNEL(prod) { xt_reduce<1>(in, a, spec, out); }
-XT_KERNEL(mean) { xt_reduce<2>(in, a, spec, out); }
 
 // Row-wise: reduction axes moved to the end, f(row pointer, length) -> value.
 // (axes sorted; when they already are the trailing axes, x is read in place.)
@@ -142,36 +141,34 @@ Array rows_all(const Array& x, const OutSpec& spec, F&& f) {
   ptr<U>(res)[0] = f(ptr<T>(x), x.size());
   return res;
 }
-// rows() over the attributes' axes (a.axes when given, else every axis).
+// rows() over the reduced axes (`axes` when has_axes, else every axis).
 template <class T, class U, class F>
-Array rows_of(const Array& x, const Attrs& a, const OutSpec& spec, F&& f) {
-  if (!a.has_axes) return rows_all<T, U>(x, spec, std::forward<F>(f));
-  return rows<T, U>(x, red_dims(x, a), spec, std::forward<F>(f));
+Array rows_of(const Array& x, bool has_axes, const Dims& axes, const OutSpec& spec, F&& f) {
+  if (!has_axes) return rows_all<T, U>(x, spec, std::forward<F>(f));
+  return rows<T, U>(x, red_dims(x, has_axes, axes), spec, std::forward<F>(f));
 }
 
 template <bool IsMax>
 void minmax(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  const auto at = attr::reduce(a);
   visit(in[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_cplx_v<T>) {
       fail(IsMax ? "max" : "min", "complex inputs are not ordered");
     } else {
-      out[0] = rows_of<T, T>(in[0], a, spec[0], [](const T* r, std::int64_t len) { return rowk::extreme<IsMax>(r, len); });
+      out[0] = rows_of<T, T>(in[0], at.has_axes, at.axes, spec[0], [](const T* r, std::int64_t len) { return cpu::rows::extreme<IsMax>(r, len); });
     }
   });
 }
-XT_KERNEL(max) { minmax<true>(in, a, spec, out); }
-XT_KERNEL(min) { minmax<false>(in, a, spec, out); }
 
 template <bool IsAll>
 void allany(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+  const auto at = attr::reduce(a);
   visit(in[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    out[0] = rows_of<T, bool>(in[0], a, spec[0], [](const T* r, std::int64_t len) { return rowk::all_any<IsAll>(r, len); });
+    out[0] = rows_of<T, bool>(in[0], at.has_axes, at.axes, spec[0], [](const T* r, std::int64_t len) { return cpu::rows::all_any<IsAll>(r, len); });
   });
 }
-XT_KERNEL(all) { allany<true>(in, a, spec, out); }
-XT_KERNEL(any) { allany<false>(in, a, spec, out); }
 
 template <bool IsStd>
 void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
@@ -179,11 +176,12 @@ void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) 
   DType cd = is_complex(in[0].dtype()) ? in[0].dtype() : od;
   const As x_as(in[0], cd);
   const Array& x = *x_as;
-  double corr = a.f0;
+  const auto at = attr::reduce_var(a);
+  const double corr = at.correction;
   visit_float(cd, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using R = real_t<T>;
-    out[0] = rows_of<T, R>(x, a, spec[0], [corr](const T* r, std::int64_t len) {
+    out[0] = rows_of<T, R>(x, at.has_axes, at.axes, spec[0], [corr](const T* r, std::int64_t len) {
       T m{};
       for (std::int64_t i = 0; i < len; ++i) m += r[i];
       m /= static_cast<R>(len);
@@ -197,42 +195,40 @@ void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) 
     });
   });
 }
-XT_KERNEL(var) { variance<false>(in, a, spec, out); }
-XT_KERNEL(std) { variance<true>(in, a, spec, out); }
 
 template <bool IsMax>
 void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   const Array& x = in[0];
-  const bool one_axis = a.has_axes && x.ndim();
+  const auto at = attr::argreduce(a);
+  const bool one_axis = at.has_axis && x.ndim();
   visit(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_cplx_v<T>) {
       fail(IsMax ? "argmax" : "argmin", "complex inputs are not ordered");
     } else {
       // first occurrence of the extreme; the first NaN wins (as NumPy does)
-      auto f = [](const T* r, std::int64_t len) { return rowk::arg_extreme<IsMax>(r, len); };
-      out[0] = one_axis ? rows<T, std::int64_t>(x, Dims{a.i0}, spec[0], f) : rows_all<T, std::int64_t>(x, spec[0], f);
+      auto f = [](const T* r, std::int64_t len) { return cpu::rows::arg_extreme<IsMax>(r, len); };
+      out[0] = one_axis ? rows<T, std::int64_t>(x, Dims{at.axis}, spec[0], f) : rows_all<T, std::int64_t>(x, spec[0], f);
     }
   });
 }
-XT_KERNEL(argmax) { argreduce<true>(in, a, spec, out); }
-XT_KERNEL(argmin) { argreduce<false>(in, a, spec, out); }
 
 // Running sums/products along an axis, with the array seen as [outer, len, inner]: each row
 // of `inner` elements adds (multiplies) the previous row of the result, so the inner loop
 // vectorizes. With inner == 1 the running value stays in a register instead of being read
-// back from the element just stored (that store-to-load round trip set the pace, ~2.9 ns
-// per element, against one add's latency). Integers wrap (unsigned arithmetic).
-// include_initial (b1) starts each run with a row of the identity.
+// back from the element just stored (a store-to-load round trip on every element, slower
+// than one add's latency). Integers wrap (unsigned arithmetic).
+// include_initial starts each run with a row of the identity.
 template <bool IsSum>
 void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
   constexpr int Kind = IsSum ? 0 : 1;
   DType d = spec[0].dtype;
   const As x_as(in[0], d);
   const Array& x = *x_as;
-  const AxisBlocks blk = blocks_around(x.shape(), in[0].ndim() ? a.i0 : 0);  // 0-d: one block of one
+  const auto at = attr::cumulative(a);
+  const AxisBlocks blk = blocks_around(x.shape(), in[0].ndim() ? at.axis : 0);  // 0-d: one block of one
   const std::int64_t outer = blk.outer, len = blk.len, inner = blk.inner;
-  const bool init = a.b1;
+  const bool init = at.include_initial;
   out[0] = alloc(spec[0].shape, d);
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -269,16 +265,38 @@ void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out
     }
   });
 }
-XT_KERNEL(cumulative_sum) { cumulative<true>(in, a, spec, out); }
-XT_KERNEL(cumulative_prod) { cumulative<false>(in, a, spec, out); }
 
 }  // namespace
 
-void register_reductions(BackendImpl& b) {
-#define R(name) XT_REG(b, name);
-  R(sum) R(prod) R(mean) R(max) R(min) R(all) R(any) R(var) R(std) R(argmax) R(argmin) R(cumulative_sum)
-  R(cumulative_prod)
-#undef R
+// The kernels. Attribute sets: sum, prod reduce_acc (its dtype is already spec[0].dtype);
+// mean, max, min, all, any reduce; var, std reduce_var; argmax, argmin argreduce;
+// cumulative_sum, cumulative_prod cumulative.
+XT_KERNEL(sum) {
+  const auto at = attr::reduce_acc(a);
+  xt_reduce<0>(in, at.has_axes, at.axes, spec, out);
+}
+XT_KERNEL(prod) {
+  const auto at = attr::reduce_acc(a);
+  xt_reduce<1>(in, at.has_axes, at.axes, spec, out);
+}
+XT_KERNEL(mean) {
+  const auto at = attr::reduce(a);
+  xt_reduce<2>(in, at.has_axes, at.axes, spec, out);
 }
 
-}  // namespace ivy::xtb
+XT_KERNEL(max) { minmax<true>(in, a, spec, out); }
+XT_KERNEL(min) { minmax<false>(in, a, spec, out); }
+
+XT_KERNEL(all) { allany<true>(in, a, spec, out); }
+XT_KERNEL(any) { allany<false>(in, a, spec, out); }
+
+XT_KERNEL(var) { variance<false>(in, a, spec, out); }
+XT_KERNEL(std) { variance<true>(in, a, spec, out); }
+
+XT_KERNEL(argmax) { argreduce<true>(in, a, spec, out); }
+XT_KERNEL(argmin) { argreduce<false>(in, a, spec, out); }
+
+XT_KERNEL(cumulative_sum) { cumulative<true>(in, a, spec, out); }
+XT_KERNEL(cumulative_prod) { cumulative<false>(in, a, spec, out); }
+
+}  // namespace ivy::xtensor_backend

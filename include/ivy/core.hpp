@@ -82,8 +82,8 @@ DType dtype_from_name(std::string_view name);  // throws ValueError
 std::ostream& operator<<(std::ostream& os, DType d);
 namespace detail {
 // At namespace scope: a table local to a constexpr function is not static (C++20), and GCC
-// then builds it on the stack at each call whose dtype is not a constant (15 stores; callgrind
-// counted 13 instructions of every xtensor result allocation there).
+// then builds it on the stack at each call whose dtype is not a constant (a store per entry,
+// on every result allocation).
 inline constexpr std::size_t kItemSizes[kNumDTypes] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
 }  // namespace detail
 // Bytes per element (inline: every allocation and kernel prologue asks).

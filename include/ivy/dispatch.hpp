@@ -5,30 +5,17 @@
 #include <span>
 
 #include "ivy/array.hpp"
+#include "ivy/attrs.hpp"
 
 namespace ivy {
 
 enum class OpId : std::uint16_t {
-#define IVY_OP(name, nin, nout, meta, kinds) name,
+#define IVY_OP(name, nin, nout, meta, kinds, props, attrs) name,
 #include "ivy/ops.def"
 #undef IVY_OP
   kCount
 };
 inline constexpr int kNumOps = static_cast<int>(OpId::kCount);
-
-// Primitive attributes. Which field means what is written next to each row of ops.def.
-struct Attrs {
-  Dims axes, ints, ints2, ints3;
-  Scalar s0, s1, s2;
-  std::int64_t i0 = 0, i1 = 0, i2 = 0;
-  double f0 = 0;
-  DType dtype = DType::float32;
-  bool has_dtype = false;
-  bool has_axes = false;
-  bool b0 = false, b1 = false;
-  friend bool operator==(const Attrs&, const Attrs&) = default;
-};
-std::string attrs_str(OpId op, const Attrs& a);
 
 // What dispatch infers before calling a kernel. known=false: data dependent dims.
 struct OutSpec {
@@ -49,8 +36,20 @@ using MetaFn = int (*)(const char* op, const Array* in, int n_in, const Attrs& a
 // output sharing an input's impl, past the call (copy the data or hold the buffer instead).
 using Kernel = void (*)(const Array* in, int n_in, const Attrs& a, const OutSpec* spec, Array* out);
 
-enum KindMask : std::uint8_t { K_B = 1, K_I = 2, K_F = 4, K_C = 8 };
-inline constexpr std::uint8_t K_ANY = 15, K_NUM = 14, K_REALNUM = 6, K_INTB = 3, K_INT = 2, K_FC = 12;
+// The dtype kinds a primitive accepts, as a bit mask over these four.
+enum KindMask : std::uint8_t { kBoolKind = 1, kIntegerKind = 2, kRealFloating = 4, kComplexKind = 8 };
+inline constexpr std::uint8_t kAnyKind = 15, kNumeric = 14, kRealNumeric = 6, kIntegerOrBool = 3, kInteger = 2,
+                              kFloating = 12;
+
+// Per-primitive properties (ops.def explains each); a row's props are an OR of these.
+enum OpProps : std::uint8_t {
+  kNoProps = 0,
+  kElementwise = 1,
+  kView = 2,
+  kDifferentiable = 4,
+  kRandom = 8,
+  kDataDependentShape = 16,
+};
 
 struct OpInfo {
   const char* name;
@@ -58,9 +57,15 @@ struct OpInfo {
   int n_out;
   MetaFn meta;
   std::uint8_t kinds;
+  std::uint8_t props;
+  const char* attr_set;       // the name of its attribute set in ops.def
+  const AttrField* attrs;     // that set's fields, ending with a field named nullptr
+  bool has(OpProps p) const { return (props & p) != 0; }
 };
 const OpInfo& op_info(OpId op);
 OpId op_from_name(std::string_view name);  // throws ValueError
+// The primitive's attributes by name: "axis=0, descending=false, stable=true".
+std::string attrs_str(OpId op, const Attrs& a);
 
 // One entry a backend cannot do: op (nullptr = every op) on dtype, and why.
 struct Unsupported {
@@ -123,7 +128,7 @@ Array to_backend(const Array& x, Backend b);
 
 // ---- the one dispatch point
 // Resolves the backend (explicit > inputs > scope > global > default), validates and
-// infers outputs via meta, records a node when a tracer is active, calls the kernel.
+// infers outputs via meta, calls the kernel, then notifies this thread's observers.
 Array dispatch(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend = {});
 std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend = {});
 // A primitive with a fixed number of outputs, written into out[0 .. n_out) (no result
@@ -136,13 +141,35 @@ inline Array dispatch(OpId op, const Array& x, const Attrs& a, Backend b = {}) {
   return dispatch(op, std::span<const Array>(&x, 1), a, b);
 }
 
-// Tracing hook: one thread-local pointer, checked once per dispatch.
-class TraceRecorder {
+// Observers of dispatch: tracers, gradient tapes, profilers. Each thread has its own stack of
+// them; every primitive call that completes is reported to every observer on the calling
+// thread's stack, innermost (most recently pushed) first, after its kernel has run. With no
+// observer anywhere, dispatch pays one relaxed load of a global counter.
+class DispatchObserver {
  public:
-  virtual ~TraceRecorder() = default;
-  virtual void record(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) = 0;
+  virtual ~DispatchObserver() = default;
+  virtual void on_dispatch(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) = 0;
+  DispatchObserver* below() const { return below_; }  // the next one down the stack
+
+ private:
+  friend class ObserverScope;
+  DispatchObserver* below_ = nullptr;  // the next observer down this thread's stack
 };
-TraceRecorder* active_recorder();
-void set_active_recorder(TraceRecorder* r);
+
+// Pushes an observer on this thread's stack for the scope's lifetime. Scopes nest; one
+// observer may be on the stack once at a time (pushing it twice throws ValueError).
+class ObserverScope {
+ public:
+  explicit ObserverScope(DispatchObserver& o);
+  ~ObserverScope();
+  ObserverScope(const ObserverScope&) = delete;
+  ObserverScope& operator=(const ObserverScope&) = delete;
+
+ private:
+  DispatchObserver& o_;
+};
+// The innermost observer of this thread (nullptr when none), and how many are stacked.
+DispatchObserver* innermost_observer();
+int observer_depth();
 
 }  // namespace ivy

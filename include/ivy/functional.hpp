@@ -101,8 +101,8 @@ DType result_type(const Array& a, const Array& b);
 // ---------------------------------------------------------------- elementwise (67)
 // One declaration per elementwise primitive of ops.def; binary ones also take scalars.
 #define IVY_OP(...)
-#define IVY_UNARY_OP(name, meta, kinds) Array name(const Array& x);
-#define IVY_BINARY_OP(name, meta, kinds)        \
+#define IVY_UNARY_OP(name, meta, kinds, props) Array name(const Array& x);
+#define IVY_BINARY_OP(name, meta, kinds, props)        \
   Array name(const Array& x1, const Array& x2); \
   Array name(const Array& x1, Scalar x2);       \
   Array name(Scalar x1, const Array& x2);

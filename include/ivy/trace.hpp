@@ -17,9 +17,15 @@ struct Graph {
     std::vector<int> inputs;   // value ids
     std::vector<int> outputs;  // value ids
   };
+  // A value's def-use information: the node that produces it (-1 for graph inputs and
+  // captured constants) and the nodes that read it, in node order, a node once per input
+  // slot that reads it. Kept current by the tracer; passes that edit `nodes` call
+  // rebuild_uses() after.
   struct Value {
     Shape shape;
     DType dtype;
+    int producer = -1;
+    std::vector<int> users;
   };
   std::vector<Value> values;       // every value the graph knows, by id
   std::vector<int> input_ids;      // the traced function's parameters
@@ -27,6 +33,14 @@ struct Graph {
   std::vector<int> constant_ids;   // arrays captured from outside the function
   std::vector<Array> constants;    // their data (same order as constant_ids)
   std::vector<Node> nodes;         // in execution order
+
+  int producer(int value) const { return values.at(static_cast<std::size_t>(value)).producer; }
+  const std::vector<int>& users(int value) const { return values.at(static_cast<std::size_t>(value)).users; }
+  // True when the function returns the value (a use outside the nodes).
+  bool is_output(int value) const;
+  // Recomputes every value's producer and users from `nodes`; throws ValueError when a node
+  // reads a value that no earlier node, input or constant defines, or two define one value.
+  void rebuild_uses();
 
   // Human-readable listing, one node per line: "%3 = add(%1, %2) {..} : float32(2, 3)".
   std::string str() const;

@@ -73,8 +73,8 @@ void bind_functions(py::module_& m) {
 
   // ------------------------------------------------------------ elementwise
 #define IVY_OP(...)
-#define IVY_UNARY_OP(name, meta, kinds) m.def(#name, [](const Array& x) { return ivy::name(x); });
-#define IVY_BINARY_OP(name, meta, kinds)                                           \
+#define IVY_UNARY_OP(name, meta, kinds, props) m.def(#name, [](const Array& x) { return ivy::name(x); });
+#define IVY_BINARY_OP(name, meta, kinds, props)                                           \
   m.def(#name, [](const Array& a, const Array& b) { return ivy::name(a, b); });    \
   m.def(#name, [](const Array& a, Scalar b) { return ivy::name(a, b); });          \
   m.def(#name, [](Scalar a, const Array& b) { return ivy::name(a, b); });

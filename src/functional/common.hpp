@@ -32,9 +32,9 @@ inline std::int64_t norm_axis(std::int64_t axis, std::int64_t rank, const char* 
 // A 0-d array holding s, with the dtype the standard's scalar rules give next to `like`.
 inline Array scalar_like(const Scalar& s, const Array& like, const char* op) {
   Attrs a;
-  a.s0 = s;
-  a.dtype = scalar_result_type(like.dtype(), s, op);
-  a.has_dtype = true;
+  attr::full w(a);  // shape () by default
+  w.value = s;
+  w.dtype = scalar_result_type(like.dtype(), s, op);
   return dispatch(OpId::full, std::span<const Array>(), a, like.backend());
 }
 
@@ -45,14 +45,14 @@ inline void need_defined(const Array& x, const char* op) {
   if (!x.defined()) throw ValueError(P(op) + "got an undefined array");
 }
 
-// Threads with a trace recorder installed (any thread): while nonzero, inputs are passed as
-// owning handles, since the recorder keeps them.
-extern std::atomic<int> g_recorders;
+// How many threads have a dispatch observer (tracer, tape, ...): while nonzero, inputs are
+// passed as owning handles, since an observer may keep them.
+extern std::atomic<int> g_observed_threads;
 
 // Primitives whose kernels (every backend) always return fresh arrays take their inputs as
 // borrowed (non-owning) handles: the kernel contract is that no kernel keeps an input handle
 // past the call, so copying shared handles into the input span would only cost an atomic
-// reference-count pair per input. Only the recorder keeps inputs: with one active, the
+// reference-count pair per input. Only observers keep inputs: with one active, the
 // handles are copied. Used by the elementwise binaries, where, matmul, take,
 // take_along_axis, searchsorted, isin and solve; not for views or functions whose kernels
 // may hand back an input's buffer (reshape, astype to the same dtype, and on xtensor the
@@ -61,7 +61,7 @@ extern std::atomic<int> g_recorders;
 inline Array borrowed(const Array& x) { return Array(std::shared_ptr<ArrayImpl>(std::shared_ptr<ArrayImpl>(), x.impl())); }
 template <class... A>
 inline Array dispatch_fresh(OpId op, const Attrs& a, const A&... xs) {
-  if (g_recorders.load(std::memory_order_relaxed)) return dispatch(op, {xs...}, a);
+  if (g_observed_threads.load(std::memory_order_relaxed)) return dispatch(op, {xs...}, a);
   const Array in[sizeof...(A)] = {borrowed(xs)...};
   return dispatch(op, std::span<const Array>(in, sizeof...(A)), a);
 }

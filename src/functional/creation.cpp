@@ -25,7 +25,6 @@ DType scalar_default(const Scalar& s) {
 Array create(OpId op, Attrs& a, Backend b, Device dev, const char* name) {
   b = pick(b);
   check_device(b, dev, name);
-  a.has_dtype = true;
   return dispatch(op, std::span<const Array>(), a, b);
 }
 Array full_named(const Shape& shape, Scalar fill_value, std::optional<DType> dtype, Device device, Backend backend,
@@ -43,21 +42,22 @@ Array arange(Scalar start, std::optional<Scalar> stop, Scalar step, std::optiona
   for (const Scalar* s : {&start, &*stop, &step})
     if (s->kind == Scalar::Complex) throw TypeError("[arange] start, stop and step must be real numbers");
   Attrs a;
-  a.s0 = start;
-  a.s1 = *stop;
-  a.s2 = step;
+  attr::arange v(a);
+  v.start = start;
+  v.stop = *stop;
+  v.step = step;
   bool ints = start.kind != Scalar::Float && stop->kind != Scalar::Float && step.kind != Scalar::Float;
   if (!ints) {  // the float attrs are read from .d
-    a.s0 = Scalar(start.d);
-    a.s1 = Scalar(stop->d);
-    a.s2 = Scalar(step.d);
+    v.start = Scalar(start.d);
+    v.stop = Scalar(stop->d);
+    v.step = Scalar(step.d);
   } else {
-    a.s0 = Scalar(start.i);
-    a.s1 = Scalar(stop->i);
-    a.s2 = Scalar(step.i);
+    v.start = Scalar(start.i);
+    v.stop = Scalar(stop->i);
+    v.step = Scalar(step.i);
   }
-  a.dtype = dtype ? *dtype : (ints ? default_int_dtype() : default_float_dtype());
-  if (is_bool(a.dtype)) throw TypeError("[arange] dtype bool is not allowed");
+  v.dtype = dtype ? *dtype : (ints ? default_int_dtype() : default_float_dtype());
+  if (is_bool(v.dtype)) throw TypeError("[arange] dtype bool is not allowed");
   return create(OpId::arange, a, backend, device, "arange");
 }
 
@@ -102,10 +102,11 @@ Array empty_like(const Array& x, std::optional<DType> dtype, std::optional<Devic
 Array eye(std::int64_t n_rows, std::optional<std::int64_t> n_cols, std::int64_t k, std::optional<DType> dtype, Device device,
           Backend backend) {
   Attrs a;
-  a.i0 = n_rows;
-  a.i1 = n_cols.value_or(n_rows);
-  a.i2 = k;
-  a.dtype = dtype.value_or(default_float_dtype());
+  attr::eye v(a);
+  v.n_rows = n_rows;
+  v.n_cols = n_cols.value_or(n_rows);
+  v.k = k;
+  v.dtype = dtype.value_or(default_float_dtype());
   return create(OpId::eye, a, backend, device, "eye");
 }
 Array from_dlpack(const Array& x, std::optional<Device> device, std::optional<bool> copy, Backend backend) {
@@ -123,11 +124,12 @@ Array full_named(const Shape& shape, Scalar fill_value, std::optional<DType> dty
   for (auto d : shape)
     if (d < 0) throw ValueError(P(name) + "negative dimension in shape " + shape.str());
   Attrs a;
-  a.ints = shape;
-  a.s0 = fill_value;
-  a.dtype = dtype ? *dtype : scalar_default(fill_value);
-  if (fill_value.kind == Scalar::Complex && !is_complex(a.dtype))
-    throw TypeError(P(name) + "a complex fill value needs a complex dtype, got " + dtype_name(a.dtype));
+  attr::full v(a);
+  v.shape = shape;
+  v.value = fill_value;
+  v.dtype = dtype ? *dtype : scalar_default(fill_value);
+  if (fill_value.kind == Scalar::Complex && !is_complex(v.dtype))
+    throw TypeError(P(name) + "a complex fill value needs a complex dtype, got " + dtype_name(v.dtype));
   return create(OpId::full, a, backend, device, name);
 }
 }  // namespace
@@ -147,14 +149,15 @@ Array full_like(const Array& x, Scalar fill_value, std::optional<DType> dtype, s
 Array linspace(Scalar start, Scalar stop, std::int64_t num, std::optional<DType> dtype, Device device, bool endpoint,
                Backend backend) {
   Attrs a;
-  a.s0 = start;
-  a.s1 = stop;
-  a.i0 = num;
-  a.b0 = endpoint;
+  attr::linspace v(a);
+  v.start = start;
+  v.stop = stop;
+  v.num = num;
+  v.endpoint = endpoint;
   bool cplx = start.kind == Scalar::Complex || stop.kind == Scalar::Complex;
-  a.dtype = dtype ? *dtype : (cplx ? default_complex_dtype() : default_float_dtype());
-  if (cplx && !is_complex(a.dtype))
-    throw TypeError(P("linspace") + "complex start/stop need a complex dtype, got " + dtype_name(a.dtype));
+  v.dtype = dtype ? *dtype : (cplx ? default_complex_dtype() : default_float_dtype());
+  if (cplx && !is_complex(v.dtype))
+    throw TypeError(P("linspace") + "complex start/stop need a complex dtype, got " + dtype_name(v.dtype));
   return create(OpId::linspace, a, backend, device, "linspace");
 }
 std::vector<Array> meshgrid(const std::vector<Array>& arrays, std::string_view indexing) {
@@ -198,13 +201,15 @@ Array zeros_like(const Array& x, std::optional<DType> dtype, std::optional<Devic
 Array tril(const Array& x, std::int64_t k) {
   detail::need_defined(x, "tril");
   Attrs a;
-  a.i0 = k;
+  attr::triangle v(a);
+  v.k = k;
   return dispatch(OpId::tril, x, a);
 }
 Array triu(const Array& x, std::int64_t k) {
   detail::need_defined(x, "triu");
   Attrs a;
-  a.i0 = k;
+  attr::triangle v(a);
+  v.k = k;
   return dispatch(OpId::triu, x, a);
 }
 
@@ -215,8 +220,8 @@ Array astype(const Array& x, DType dtype, bool copy, std::optional<Device> devic
     throw ValueError(P("astype") + "moving to device " + device->str() + " is not supported");
   if (!copy && x.dtype() == dtype) return x;
   Attrs a;
-  a.dtype = dtype;
-  a.has_dtype = true;
+  attr::astype v(a);
+  v.dtype = dtype;
   return dispatch(OpId::astype, x, a);
 }
 bool can_cast(const Array& from, DType to) {
@@ -256,21 +261,23 @@ DType result_type(const Array& a, const Array& b) {
 // ---------------------------------------------------------------- random
 Array random_uniform(Scalar low, Scalar high, const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
   Attrs a;
-  a.ints = shape;
-  a.s0 = Scalar(low.d);
-  a.s1 = Scalar(high.d);
-  a.dtype = dtype.value_or(default_float_dtype());
-  if (!is_real_floating(a.dtype)) throw TypeError(P("random_uniform") + "dtype must be real floating, got " + dtype_name(a.dtype));
+  attr::random_uniform v(a);
+  v.shape = shape;
+  v.low = Scalar(low.d);
+  v.high = Scalar(high.d);
+  v.dtype = dtype.value_or(default_float_dtype());
+  if (!is_real_floating(v.dtype)) throw TypeError(P("random_uniform") + "dtype must be real floating, got " + dtype_name(v.dtype));
   if (!(low.d <= high.d)) throw ValueError(P("random_uniform") + "low (" + low.str() + ") must not exceed high (" + high.str() + ")");
   return create(OpId::random_uniform, a, backend, device, "random_uniform");
 }
 Array random_normal(Scalar mean, Scalar std, const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
   Attrs a;
-  a.ints = shape;
-  a.s0 = Scalar(mean.d);
-  a.s1 = Scalar(std.d);
-  a.dtype = dtype.value_or(default_float_dtype());
-  if (!is_real_floating(a.dtype)) throw TypeError(P("random_normal") + "dtype must be real floating, got " + dtype_name(a.dtype));
+  attr::random_normal v(a);
+  v.shape = shape;
+  v.mean = Scalar(mean.d);
+  v.std = Scalar(std.d);
+  v.dtype = dtype.value_or(default_float_dtype());
+  if (!is_real_floating(v.dtype)) throw TypeError(P("random_normal") + "dtype must be real floating, got " + dtype_name(v.dtype));
   if (!(std.d >= 0)) throw ValueError(P("random_normal") + "std must be >= 0, got " + std.str());
   return create(OpId::random_normal, a, backend, device, "random_normal");
 }
@@ -279,11 +286,12 @@ Array randint(std::int64_t low, std::int64_t high, const Shape& shape, std::opti
   if (high <= low)
     throw ValueError(P("randint") + "high (" + std::to_string(high) + ") must be greater than low (" + std::to_string(low) + ")");
   Attrs a;
-  a.ints = shape;
-  a.s0 = Scalar(low);
-  a.s1 = Scalar(high);
-  a.dtype = dtype.value_or(default_int_dtype());
-  if (!is_integer(a.dtype)) throw TypeError(P("randint") + "dtype must be an integer dtype, got " + dtype_name(a.dtype));
+  attr::randint v(a);
+  v.shape = shape;
+  v.low = Scalar(low);
+  v.high = Scalar(high);
+  v.dtype = dtype.value_or(default_int_dtype());
+  if (!is_integer(v.dtype)) throw TypeError(P("randint") + "dtype must be an integer dtype, got " + dtype_name(v.dtype));
   return create(OpId::randint, a, backend, device, "randint");
 }
 void seed(std::uint64_t value, Backend backend) {

@@ -8,11 +8,11 @@ using detail::P;
 using detail::scalar_like;
 
 #define IVY_OP(...)
-#define IVY_UNARY_OP(name, meta, kinds)                  \
+#define IVY_UNARY_OP(name, meta, kinds, props)                  \
   Array name(const Array& x) {                           \
     return dispatch(OpId::name, x, detail::kNoAttrs);    \
   }
-#define IVY_BINARY_OP(name, meta, kinds)                                                          \
+#define IVY_BINARY_OP(name, meta, kinds, props)                                                          \
   Array name(const Array& x1, const Array& x2) { /* dispatch rejects undefined inputs */        \
     return detail::dispatch_fresh(OpId::name, detail::kNoAttrs, x1, x2);                         \
   }                                                                                              \

@@ -45,8 +45,9 @@ void nd_attrs(const Array& x, const std::optional<Dims>& s, const std::optional<
     if (n < 1) throw ValueError(P(op) + "invalid number of data points " + std::to_string(n) + " along axis " + std::to_string(ax[i]));
     len.push_back(n);
   }
-  a.axes = ax;
-  a.ints = len;
+  attr::fft v(a);
+  v.axes = ax;
+  v.lengths = len;
 }
 Array one_axis(OpId op, const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std::string_view norm,
                const char* name, bool inverse, bool c2r) {
@@ -54,10 +55,11 @@ Array one_axis(OpId op, const Array& x, std::optional<std::int64_t> n, std::int6
   std::int64_t ax = detail::norm_axis(axis, x.ndim(), name);
   std::int64_t len = n ? *n : (c2r ? 2 * (x.shape()[ax] - 1) : x.shape()[ax]);
   if (len < 1) throw ValueError(P(name) + "invalid number of data points " + std::to_string(len));
-  a.axes = Dims{ax};
-  a.ints = Dims{len};
-  a.i0 = norm_code(norm, name);
-  a.b0 = inverse;
+  attr::fft v(a);
+  v.axes = Dims{ax};
+  v.lengths = Dims{len};
+  v.norm = norm_code(norm, name);
+  v.inverse = inverse;
   return dispatch(op, x, a);
 }
 }  // namespace
@@ -73,16 +75,18 @@ Array ifft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std
 Array fftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "fftn", false);
   Attrs a;
+  attr::fft v(a);
   nd_attrs(x, s, axes, "fftn", a, false);
-  a.i0 = norm_code(norm, "fftn");
+  v.norm = norm_code(norm, "fftn");
   return dispatch(OpId::fft_c2c, x, a);
 }
 Array ifftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "ifftn", false);
   Attrs a;
+  attr::fft v(a);
   nd_attrs(x, s, axes, "ifftn", a, false);
-  a.i0 = norm_code(norm, "ifftn");
-  a.b0 = true;
+  v.norm = norm_code(norm, "ifftn");
+  v.inverse = true;
   return dispatch(OpId::fft_c2c, x, a);
 }
 Array rfft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std::string_view norm) {
@@ -96,16 +100,18 @@ Array irfft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, st
 Array rfftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "rfftn", true);
   Attrs a;
+  attr::fft v(a);
   nd_attrs(x, s, axes, "rfftn", a, false);
-  a.i0 = norm_code(norm, "rfftn");
+  v.norm = norm_code(norm, "rfftn");
   return dispatch(OpId::fft_r2c, x, a);
 }
 Array irfftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "irfftn", false);
   Attrs a;
+  attr::fft v(a);
   nd_attrs(x, s, axes, "irfftn", a, true);
-  a.i0 = norm_code(norm, "irfftn");
-  a.b0 = true;
+  v.norm = norm_code(norm, "irfftn");
+  v.inverse = true;
   return dispatch(OpId::fft_c2r, x, a);
 }
 Array hfft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std::string_view norm) {

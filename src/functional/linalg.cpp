@@ -37,7 +37,8 @@ Array matrix_transpose(const Array& x) {
   for (std::int64_t i = 0; i < x.ndim(); ++i) perm.push_back(i);
   std::swap(perm[x.ndim() - 1], perm[x.ndim() - 2]);
   Attrs a;
-  a.axes = perm;
+  attr::permute_dims v(a);
+  v.axes = perm;
   return dispatch(OpId::permute_dims, x, a);
 }
 Array tensordot(const Array& x1, const Array& x2, const TensordotAxes& axes) {
@@ -99,7 +100,8 @@ Array cholesky(const Array& x, bool upper) {
   need_square(x, "cholesky");
   need_float(x, "cholesky");
   Attrs a;
-  a.b0 = upper;
+  attr::cholesky v(a);
+  v.upper = upper;
   return dispatch(OpId::cholesky, x, a);
 }
 Array cross(const Array& x1, const Array& x2, std::int64_t axis) {
@@ -129,7 +131,8 @@ Array det(const Array& x) {
 Array diagonal(const Array& x, std::int64_t offset) {
   need_matrix(x, "diagonal");
   Attrs a;
-  a.i0 = offset;
+  attr::diagonal v(a);
+  v.offset = offset;
   return dispatch(OpId::diagonal, x, a);
 }
 EighResult eigh(const Array& x) {
@@ -257,7 +260,8 @@ QRResult qr(const Array& x, std::string_view mode) {
   if (mode != "reduced" && mode != "complete")
     throw ValueError(P("qr") + "mode must be 'reduced' or 'complete', got '" + std::string(mode) + "'");
   Attrs a;
-  a.b0 = mode == "complete";
+  attr::qr v(a);
+  v.complete = mode == "complete";
   Array r[2];
   dispatch_into(OpId::qr, std::span<const Array>(&x, 1), a, r);
   return {std::move(r[0]), std::move(r[1])};
@@ -280,7 +284,8 @@ SVDResult svd(const Array& x, bool full_matrices) {
   need_matrix(x, "svd");
   need_float(x, "svd");
   Attrs a;
-  a.b0 = full_matrices;
+  attr::svd v(a);
+  v.full_matrices = full_matrices;
   Array r[3];
   dispatch_into(OpId::svd, std::span<const Array>(&x, 1), a, r);
   return {std::move(r[0]), std::move(r[1]), std::move(r[2])};

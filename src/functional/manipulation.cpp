@@ -26,22 +26,24 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
 Array broadcast_to(const Array& x, const Shape& shape) {
   detail::need_defined(x, "broadcast_to");
   Attrs a;
-  a.ints = shape;
+  attr::broadcast_to v(a);
+  v.shape = shape;
   return dispatch(OpId::broadcast_to, x, a);
 }
 Array concat(std::span<const Array> arrays, std::optional<std::int64_t> axis) {
   if (arrays.empty()) throw ValueError("[concat] needs at least one array");
   for (auto& x : arrays) detail::need_defined(x, "concat");
   Attrs a;
+  attr::one_axis v(a);
   if (!axis) {
     std::vector<Array> flat;
     for (auto& x : arrays) flat.push_back(reshape(x, Shape{x.size()}));
-    a.i0 = 0;
+    v.axis = 0;
     return dispatch(OpId::concat, std::span<const Array>(flat), a);
   }
   std::int64_t r = arrays[0].ndim();
   if (r == 0) throw ValueError("[concat] zero-dimensional arrays cannot be concatenated");
-  a.i0 = norm_axis(*axis, r, "concat");
+  v.axis = norm_axis(*axis, r, "concat");
   return dispatch(OpId::concat, std::span<const Array>(arrays), a);
 }
 Array expand_dims(const Array& x, const AxisArg& axis) {
@@ -60,12 +62,12 @@ Array expand_dims(const Array& x, const AxisArg& axis) {
 Array flip(const Array& x, const AxisArg& axis) {
   detail::need_defined(x, "flip");
   Attrs a;
+  attr::flip v(a);
   if (axis.has) {
-    a.axes = norm_axes(axis.dims, x.ndim(), "flip");
+    v.axes = norm_axes(axis.dims, x.ndim(), "flip");
   } else {
-    for (std::int64_t i = 0; i < x.ndim(); ++i) a.axes.push_back(i);
+    for (std::int64_t i = 0; i < x.ndim(); ++i) v.axes.push_back(i);
   }
-  a.has_axes = true;
   return dispatch(OpId::flip, x, a);
 }
 Array moveaxis(const Array& x, const Dims& source, const Dims& destination) {
@@ -89,7 +91,8 @@ Array permute_dims(const Array& x, const Dims& axes) {
   if (static_cast<std::int64_t>(axes.size()) != x.ndim())
     throw ValueError(P("permute_dims") + "axes " + axes.str() + " must name every axis of shape " + x.shape().str());
   Attrs a;
-  a.axes = norm_axes(axes, x.ndim(), "permute_dims", true);
+  attr::permute_dims v(a);
+  v.axes = norm_axes(axes, x.ndim(), "permute_dims", true);
   return dispatch(OpId::permute_dims, x, a);
 }
 Array repeat(const Array& x, const Array& repeats, std::optional<std::int64_t> axis) {
@@ -100,27 +103,30 @@ Array repeat(const Array& x, const Array& repeats, std::optional<std::int64_t> a
                     repeats.shape().str());
   auto r = repeats.to_vector<std::int64_t>();
   Attrs a;
-  a.ints = Dims(r.begin(), r.end());
+  attr::repeat v(a);
+  v.repeats = Dims(r.begin(), r.end());
   if (axis) {
-    a.has_axes = true;
-    a.i0 = norm_axis(*axis, x.ndim(), "repeat");
+    v.has_axis = true;
+    v.axis = norm_axis(*axis, x.ndim(), "repeat");
   }
   return dispatch(OpId::repeat, x, a);
 }
 Array repeat(const Array& x, std::int64_t repeats, std::optional<std::int64_t> axis) {
   detail::need_defined(x, "repeat");
   Attrs a;
-  a.ints = Dims{repeats};
+  attr::repeat v(a);
+  v.repeats = Dims{repeats};
   if (axis) {
-    a.has_axes = true;
-    a.i0 = norm_axis(*axis, x.ndim(), "repeat");
+    v.has_axis = true;
+    v.axis = norm_axis(*axis, x.ndim(), "repeat");
   }
   return dispatch(OpId::repeat, x, a);
 }
 Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy) {
   detail::need_defined(x, "reshape");
   Attrs a;
-  a.ints = shape;
+  attr::reshape v(a);
+  v.shape = shape;
   Array r = dispatch(OpId::reshape, x, a);
   if (copy && *copy) r = astype(r, r.dtype(), true);
   return r;
@@ -128,13 +134,14 @@ Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy) {
 Array roll(const Array& x, const Dims& shift, const AxisArg& axis) {
   detail::need_defined(x, "roll");
   Attrs a;
-  a.ints = shift;
+  attr::roll v(a);
+  v.shifts = shift;
   if (axis.has) {
-    a.has_axes = true;
-    for (auto ax : axis.dims) a.axes.push_back(norm_axis(ax, x.ndim(), "roll"));
-    if (shift.size() == 1 && a.axes.size() > 1) {
-      a.ints.clear();
-      for (std::size_t i = 0; i < a.axes.size(); ++i) a.ints.push_back(shift[0]);
+    v.has_axes = true;
+    for (auto ax : axis.dims) v.axes.push_back(norm_axis(ax, x.ndim(), "roll"));
+    if (shift.size() == 1 && v.axes.size() > 1) {
+      v.shifts.clear();
+      for (std::size_t i = 0; i < v.axes.size(); ++i) v.shifts.push_back(shift[0]);
     }
   }
   return dispatch(OpId::roll, x, a);
@@ -170,7 +177,8 @@ Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
   std::vector<Array> ex;
   for (auto& x : arrays) ex.push_back(expand_dims(x, ax));
   Attrs a;
-  a.i0 = ax;
+  attr::one_axis v(a);
+  v.axis = ax;
   return dispatch(OpId::concat, std::span<const Array>(ex), a);
 }
 Array tile(const Array& x, const Dims& repetitions) {
@@ -178,7 +186,8 @@ Array tile(const Array& x, const Dims& repetitions) {
   for (auto r : repetitions)
     if (r < 0) throw ValueError(P("tile") + "repetitions must be non-negative, got " + repetitions.str());
   Attrs a;
-  a.ints = repetitions;
+  attr::tile v(a);
+  v.reps = repetitions;
   return dispatch(OpId::tile, x, a);
 }
 std::vector<Array> unstack(const Array& x, std::int64_t axis) {
@@ -190,10 +199,11 @@ std::vector<Array> unstack(const Array& x, std::int64_t axis) {
   rest.erase(static_cast<std::size_t>(ax));
   for (std::int64_t i = 0; i < x.shape()[ax]; ++i) {
     Attrs a;
+    attr::slice v(a);
     for (std::int64_t d = 0; d < x.ndim(); ++d) {
-      a.ints.push_back(d == ax ? i : 0);
-      a.ints2.push_back(d == ax ? i + 1 : x.shape()[d]);
-      a.ints3.push_back(1);
+      v.start.push_back(d == ax ? i : 0);
+      v.stop.push_back(d == ax ? i + 1 : x.shape()[d]);
+      v.step.push_back(1);
     }
     out.push_back(reshape(dispatch(OpId::strided_slice, x, a), rest));
   }
@@ -210,7 +220,8 @@ Array take(const Array& x, const Array& indices, std::optional<std::int64_t> axi
   if (!is_integer(indices.dtype()))
     throw TypeError(P("take") + "indices must have an integer dtype, got " + dtype_name(indices.dtype()));
   Attrs a;
-  a.i0 = norm_axis(axis.value_or(0), x.ndim(), "take");
+  attr::one_axis v(a);
+  v.axis = norm_axis(axis.value_or(0), x.ndim(), "take");
   return detail::dispatch_fresh(OpId::take, a, x, indices);
 }
 Array take_along_axis(const Array& x, const Array& indices, std::int64_t axis) {
@@ -218,7 +229,8 @@ Array take_along_axis(const Array& x, const Array& indices, std::int64_t axis) {
   detail::need_defined(indices, "take_along_axis");
   if (x.ndim() == 0) throw ValueError(P("take_along_axis") + "x must have rank >= 1");
   Attrs a;
-  a.i0 = norm_axis(axis, x.ndim(), "take_along_axis");
+  attr::one_axis v(a);
+  v.axis = norm_axis(axis, x.ndim(), "take_along_axis");
   return detail::dispatch_fresh(OpId::take_along_axis, a, x, indices);
 }
 

@@ -11,10 +11,11 @@ namespace {
 Array arg_reduce(OpId op, const char* name, const Array& x, std::optional<std::int64_t> axis, bool keepdims) {
   detail::need_defined(x, name);
   Attrs a;
-  a.b0 = keepdims;
+  attr::argreduce v(a);
+  v.keepdims = keepdims;
   if (axis) {
-    a.has_axes = true;
-    a.i0 = x.ndim() == 0 ? (*axis == 0 || *axis == -1 ? 0 : norm_axis(*axis, 0, name)) : norm_axis(*axis, x.ndim(), name);
+    v.has_axis = true;
+    v.axis = x.ndim() == 0 ? (*axis == 0 || *axis == -1 ? 0 : norm_axis(*axis, 0, name)) : norm_axis(*axis, x.ndim(), name);
   }
   return dispatch(op, x, a);
 }
@@ -52,7 +53,8 @@ Array searchsorted(const Array& x1, const Array& x2, std::string_view side, cons
     s = take(x1, *sorter, 0);
   }
   Attrs a;
-  a.b0 = side == "right";
+  attr::searchsorted v(a);
+  v.right = side == "right";
   return detail::dispatch_fresh(OpId::searchsorted, a, s, x2);
 }
 Array where(const Array& condition, const Array& x1, const Array& x2) {
@@ -101,7 +103,8 @@ Array isin(const Array& x1, const Array& x2, bool invert) {
   detail::need_defined(x1, "isin");
   detail::need_defined(x2, "isin");
   Attrs a;
-  a.b0 = invert;
+  attr::isin v(a);
+  v.invert = invert;
   return detail::dispatch_fresh(OpId::isin, a, x1, x2);
 }
 
@@ -111,9 +114,10 @@ Array do_sort(OpId op, const char* name, const Array& x, std::int64_t axis, bool
   detail::need_defined(x, name);
   if (x.ndim() == 0) throw ValueError(P(name) + "needs an array of rank >= 1, got a 0-d array");
   Attrs a;
-  a.i0 = norm_axis(axis, x.ndim(), name);
-  a.b0 = descending;
-  a.b1 = true;  // ivy's sorts are always stable
+  attr::sort v(a);
+  v.axis = norm_axis(axis, x.ndim(), name);
+  v.descending = descending;
+  v.stable = true;  // ivy's sorts are always stable
   return dispatch(op, x, a);
 }
 }  // namespace

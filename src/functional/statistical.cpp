@@ -8,13 +8,16 @@ using detail::norm_axis;
 using detail::P;
 
 namespace {
+// The attributes every reduction set has (axes, has_axes, keepdims), in the view View.
+template <template <class> class View>
 Attrs red_attrs(const Array& x, const AxisArg& axis, bool keepdims, const char* op) {
   detail::need_defined(x, op);
   Attrs a;
-  a.b0 = keepdims;
+  View<Attrs> v(a);
+  v.keepdims = keepdims;
   if (axis.has) {
-    a.has_axes = true;
-    a.axes = norm_axes(axis.dims, x.ndim(), op);
+    v.has_axes = true;
+    v.axes = norm_axes(axis.dims, x.ndim(), op);
   }
   return a;
 }
@@ -22,18 +25,19 @@ Array cumulative(OpId op, const char* name, const Array& x, std::optional<std::i
                  bool include_initial) {
   detail::need_defined(x, name);
   Attrs a;
+  attr::cumulative v(a);
   if (!axis) {
     if (x.ndim() > 1)
       throw ValueError(P(name) + "axis is required for arrays of rank > 1, got shape " + x.shape().str());
-    a.i0 = 0;
+    v.axis = 0;
   } else {
-    a.i0 = x.ndim() == 0 ? (*axis == 0 || *axis == -1 ? 0 : norm_axis(*axis, 0, name)) : norm_axis(*axis, x.ndim(), name);
+    v.axis = x.ndim() == 0 ? (*axis == 0 || *axis == -1 ? 0 : norm_axis(*axis, 0, name)) : norm_axis(*axis, x.ndim(), name);
   }
   if (dtype) {
-    a.dtype = *dtype;
-    a.has_dtype = true;
+    v.dtype = *dtype;
+    v.has_dtype = true;
   }
-  a.b1 = include_initial;
+  v.include_initial = include_initial;
   return dispatch(op, x, a);
 }
 }  // namespace
@@ -45,39 +49,39 @@ Array cumulative_sum(const Array& x, std::optional<std::int64_t> axis, std::opti
   return cumulative(OpId::cumulative_sum, "cumulative_sum", x, axis, dtype, include_initial);
 }
 Array max(const Array& x, const AxisArg& axis, bool keepdims) {
-  return dispatch(OpId::max, x, red_attrs(x, axis, keepdims, "max"));
+  return dispatch(OpId::max, x, red_attrs<attr::reduce>(x, axis, keepdims, "max"));
 }
 Array min(const Array& x, const AxisArg& axis, bool keepdims) {
-  return dispatch(OpId::min, x, red_attrs(x, axis, keepdims, "min"));
+  return dispatch(OpId::min, x, red_attrs<attr::reduce>(x, axis, keepdims, "min"));
 }
 Array mean(const Array& x, const AxisArg& axis, bool keepdims) {
-  return dispatch(OpId::mean, x, red_attrs(x, axis, keepdims, "mean"));
+  return dispatch(OpId::mean, x, red_attrs<attr::reduce>(x, axis, keepdims, "mean"));
 }
 Array prod(const Array& x, const AxisArg& axis, std::optional<DType> dtype, bool keepdims) {
-  Attrs a = red_attrs(x, axis, keepdims, "prod");
-  if (dtype) a.dtype = *dtype, a.has_dtype = true;
+  Attrs a = red_attrs<attr::reduce_acc>(x, axis, keepdims, "prod");
+  if (dtype) attr::reduce_acc(a).dtype = *dtype, attr::reduce_acc(a).has_dtype = true;
   return dispatch(OpId::prod, x, a);
 }
 Array sum(const Array& x, const AxisArg& axis, std::optional<DType> dtype, bool keepdims) {
-  Attrs a = red_attrs(x, axis, keepdims, "sum");
-  if (dtype) a.dtype = *dtype, a.has_dtype = true;
+  Attrs a = red_attrs<attr::reduce_acc>(x, axis, keepdims, "sum");
+  if (dtype) attr::reduce_acc(a).dtype = *dtype, attr::reduce_acc(a).has_dtype = true;
   return dispatch(OpId::sum, x, a);
 }
 Array std(const Array& x, const AxisArg& axis, double correction, bool keepdims) {
-  Attrs a = red_attrs(x, axis, keepdims, "std");
-  a.f0 = correction;
+  Attrs a = red_attrs<attr::reduce_var>(x, axis, keepdims, "std");
+  attr::reduce_var(a).correction = correction;
   return dispatch(OpId::std, x, a);
 }
 Array var(const Array& x, const AxisArg& axis, double correction, bool keepdims) {
-  Attrs a = red_attrs(x, axis, keepdims, "var");
-  a.f0 = correction;
+  Attrs a = red_attrs<attr::reduce_var>(x, axis, keepdims, "var");
+  attr::reduce_var(a).correction = correction;
   return dispatch(OpId::var, x, a);
 }
 Array all(const Array& x, const AxisArg& axis, bool keepdims) {
-  return dispatch(OpId::all, x, red_attrs(x, axis, keepdims, "all"));
+  return dispatch(OpId::all, x, red_attrs<attr::reduce>(x, axis, keepdims, "all"));
 }
 Array any(const Array& x, const AxisArg& axis, bool keepdims) {
-  return dispatch(OpId::any, x, red_attrs(x, axis, keepdims, "any"));
+  return dispatch(OpId::any, x, red_attrs<attr::reduce>(x, axis, keepdims, "any"));
 }
 Array diff(const Array& x, std::int64_t axis, std::int64_t n, const std::optional<Array>& prepend,
            const std::optional<Array>& append) {
@@ -101,13 +105,14 @@ Array diff(const Array& x, std::int64_t axis, std::int64_t n, const std::optiona
     std::int64_t len = y.shape()[ax];
     if (len == 0) break;
     Attrs hi, lo;
+    attr::slice h(hi), l(lo);
     for (std::int64_t d = 0; d < y.ndim(); ++d) {
-      hi.ints.push_back(d == ax ? 1 : 0);
-      hi.ints2.push_back(y.shape()[d]);
-      hi.ints3.push_back(1);
-      lo.ints.push_back(0);
-      lo.ints2.push_back(d == ax ? len - 1 : y.shape()[d]);
-      lo.ints3.push_back(1);
+      h.start.push_back(d == ax ? 1 : 0);
+      h.stop.push_back(y.shape()[d]);
+      h.step.push_back(1);
+      l.start.push_back(0);
+      l.stop.push_back(d == ax ? len - 1 : y.shape()[d]);
+      l.step.push_back(1);
     }
     Array a = dispatch(OpId::strided_slice, y, hi), b = dispatch(OpId::strided_slice, y, lo);
     y = is_bool(y.dtype()) ? not_equal(a, b) : subtract(a, b);

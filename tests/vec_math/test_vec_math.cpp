@@ -1,4 +1,4 @@
-// ivy's own float32 functions (src/vec_math.cpp, included here to reach both of their
+// ivy's own float32 functions (backends/cpu/vec_math.cpp, included here to reach both of their
 // loops): against the float64 function rounded, on a sample of every float32 bit pattern,
 // and the AVX2 and baseline loops against each other bit for bit.
 #include <gtest/gtest.h>
@@ -11,18 +11,18 @@
 
 #include "vec_math.cpp"  // NOLINT: the loops are internal to the file
 
-namespace ivy::isa {
+namespace ivy::cpu::isa {
 extern const bool kAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 extern const bool kAvx512 = kAvx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
-}  // namespace ivy::isa
+}  // namespace ivy::cpu::isa
 
 namespace {
-using ivy::vmath::log1p_n;
-using ivy::vmath::log1p_one;
-using ivy::vmath::Op;
-using ivy::vmath::pow_n;
-using ivy::vmath::unary_n;
+using ivy::cpu::vmath::log1p_n;
+using ivy::cpu::vmath::log1p_one;
+using ivy::cpu::vmath::Op;
+using ivy::cpu::vmath::pow_n;
+using ivy::cpu::vmath::unary_n;
 
 // |got - exact| in units of the last place of the float32 result nearest to exact.
 double ulp_error(float got, double exact) {
@@ -85,7 +85,7 @@ TEST(VecMath, Log1pWithinOneUlpOfExact) {
 }
 
 TEST(VecMath, Log1pLoopsAgreeBitForBit) {
-  if (!ivy::isa::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU: only the baseline loop runs";
+  if (!ivy::cpu::isa::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU: only the baseline loop runs";
   const std::vector<float> in = sample_inputs();
   std::vector<float> out(in.size());
   log1p_n(out.data(), in.data(), static_cast<std::int64_t>(in.size()));
@@ -110,7 +110,7 @@ TEST(VecMath, Log1pEveryLengthAndInPlace) {
   }
 }
 
-// ---- the functions computed in float64 (vmath::unary_n)
+// ---- the functions computed in float64 (cpu::vmath::unary_n)
 struct Fn {
   Op op;
   const char* name;
@@ -193,9 +193,9 @@ void f64_loop(int isa, Op op, float* o, const float* x, std::int64_t n) {
   switch (op) {
 #define IVY_T_CASE(name)                                                    \
   case Op::name:                                                            \
-    if (isa == 2) ivy::vmath::f32_loop_avx512<Op::name>(o, x, n);           \
-    else if (isa == 1) ivy::vmath::f32_loop_avx2<Op::name>(o, x, n);        \
-    else ivy::vmath::f32_loop<Op::name>(o, x, n);                           \
+    if (isa == 2) ivy::cpu::vmath::f32_loop_avx512<Op::name>(o, x, n);           \
+    else if (isa == 1) ivy::cpu::vmath::f32_loop_avx2<Op::name>(o, x, n);        \
+    else ivy::cpu::vmath::f32_loop<Op::name>(o, x, n);                           \
     break;
     IVY_T_CASE(sin) IVY_T_CASE(cos) IVY_T_CASE(tan) IVY_T_CASE(exp) IVY_T_CASE(expm1) IVY_T_CASE(log)
     IVY_T_CASE(log2) IVY_T_CASE(log10) IVY_T_CASE(sinh) IVY_T_CASE(cosh) IVY_T_CASE(tanh) IVY_T_CASE(asin)
@@ -205,13 +205,13 @@ void f64_loop(int isa, Op op, float* o, const float* x, std::int64_t n) {
 }
 
 TEST(VecMath, Float64ComputedLoopsAgreeBitForBit) {
-  if (!ivy::isa::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU: only the baseline loop runs";
+  if (!ivy::cpu::isa::kAvx2) GTEST_SKIP() << "no AVX2 on this CPU: only the baseline loop runs";
   const std::vector<float> in = f64_inputs();
   const auto n = static_cast<std::int64_t>(in.size());
   std::vector<float> wide(in.size()), base(in.size());
   for (const Fn& f : kFns) {
     f64_loop(0, f.op, base.data(), in.data(), n);
-    for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
+    for (int isa = 1; isa <= (ivy::cpu::isa::kAvx512 ? 2 : 1); ++isa) {
       f64_loop(isa, f.op, wide.data(), in.data(), n);
       for (std::size_t i = 0; i < in.size(); ++i) {
         if (trig(f.op) && !(std::fabs(in[i]) < 0x1p17f)) continue;  // the second pass's libm values
@@ -224,12 +224,12 @@ TEST(VecMath, Float64ComputedLoopsAgreeBitForBit) {
   // pow's builds, on the same inputs as bases against a few exponents
   std::vector<float> q(in.size());
   for (std::size_t i = 0; i < q.size(); ++i) q[i] = static_cast<float>(static_cast<int>(i % 41) - 20) * 0.37f;
-  ivy::vmath::pow_loop(base.data(), in.data(), q.data(), n, 0);
-  for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
-    if (isa == 2) ivy::vmath::pow_loop_avx512(wide.data(), in.data(), q.data(), n, 0);
-    else ivy::vmath::pow_loop_avx2(wide.data(), in.data(), q.data(), n, 0);
+  ivy::cpu::vmath::pow_loop(base.data(), in.data(), q.data(), n, 0);
+  for (int isa = 1; isa <= (ivy::cpu::isa::kAvx512 ? 2 : 1); ++isa) {
+    if (isa == 2) ivy::cpu::vmath::pow_loop_avx512(wide.data(), in.data(), q.data(), n, 0);
+    else ivy::cpu::vmath::pow_loop_avx2(wide.data(), in.data(), q.data(), n, 0);
     for (std::size_t i = 0; i < in.size(); ++i) {
-      if (ivy::vmath::pow_other(in[i], q[i]) || (std::isnan(wide[i]) && std::isnan(base[i]))) continue;
+      if (ivy::cpu::vmath::pow_other(in[i], q[i]) || (std::isnan(wide[i]) && std::isnan(base[i]))) continue;
       ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i]))
           << "pow(" << in[i] << ", " << q[i] << "), ISA " << isa;
     }
@@ -327,7 +327,7 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
     for (float y : sv) a.push_back(x), b.push_back(y);
   const auto n = static_cast<std::int64_t>(a.size());
   std::vector<float> o(a.size());
-  ivy::vmath::logaddexp_n(o.data(), a.data(), b.data(), n, 0);
+  ivy::cpu::vmath::logaddexp_n(o.data(), a.data(), b.data(), n, 0);
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double x = a[i], y = b[i];
@@ -351,11 +351,11 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
   EXPECT_LT(worst, 0.5001);
   // every build bit for bit, and the one-element modes at every length
   std::vector<float> base(a.size()), wide(a.size());
-  ivy::vmath::logaddexp_loop(base.data(), a.data(), b.data(), n, 0);
-  if (ivy::isa::kAvx2) {
-    for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
-      if (isa == 2) ivy::vmath::logaddexp_loop_avx512(wide.data(), a.data(), b.data(), n, 0);
-      else ivy::vmath::logaddexp_loop_avx2(wide.data(), a.data(), b.data(), n, 0);
+  ivy::cpu::vmath::logaddexp_loop(base.data(), a.data(), b.data(), n, 0);
+  if (ivy::cpu::isa::kAvx2) {
+    for (int isa = 1; isa <= (ivy::cpu::isa::kAvx512 ? 2 : 1); ++isa) {
+      if (isa == 2) ivy::cpu::vmath::logaddexp_loop_avx512(wide.data(), a.data(), b.data(), n, 0);
+      else ivy::cpu::vmath::logaddexp_loop_avx2(wide.data(), a.data(), b.data(), n, 0);
       for (std::size_t i = 0; i < a.size(); ++i) {
         if (std::isnan(wide[i]) && std::isnan(base[i])) continue;
         ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i])) << a[i] << " " << b[i];
@@ -365,8 +365,8 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
   for (std::int64_t len = 0; len <= 20; ++len) {
     std::vector<float> r1(static_cast<std::size_t>(len) + 1, 7.f), r2 = r1;
     const float c = 0.75f;
-    ivy::vmath::logaddexp_n(r1.data(), a.data(), &c, len, 1);
-    ivy::vmath::logaddexp_n(r2.data(), &c, a.data(), len, 2);
+    ivy::cpu::vmath::logaddexp_n(r1.data(), a.data(), &c, len, 1);
+    ivy::cpu::vmath::logaddexp_n(r2.data(), &c, a.data(), len, 2);
     for (std::int64_t i = 0; i < len; ++i) {
       const double want = std::max<double>(a[i], c) + std::log1p(std::exp(-std::fabs(static_cast<double>(a[i]) - c)));
       EXPECT_EQ(r1[i], static_cast<float>(want)) << len << " " << i;
@@ -418,8 +418,8 @@ void check_binary(const char* name, Binary fn, BinaryLoopFn base_loop, BinaryLoo
   EXPECT_LT(worst, 0.5001) << name;
   std::vector<float> base(a.size()), wide(a.size());
   base_loop(base.data(), a.data(), b.data(), n, 0);
-  if (ivy::isa::kAvx2) {
-    for (int isa = 1; isa <= (ivy::isa::kAvx512 ? 2 : 1); ++isa) {
+  if (ivy::cpu::isa::kAvx2) {
+    for (int isa = 1; isa <= (ivy::cpu::isa::kAvx512 ? 2 : 1); ++isa) {
       (isa == 2 ? avx512_loop : avx2_loop)(wide.data(), a.data(), b.data(), n, 0);
       for (std::size_t i = 0; i < a.size(); ++i) {
         if (std::isnan(wide[i]) && std::isnan(base[i])) continue;
@@ -446,12 +446,12 @@ double ref_hypot(double x, double y) { return std::hypot(x, y); }
 double ref_atan2(double y, double x) { return std::atan2(y, x); }
 #if IVY_AVX2
 TEST(VecMath, HypotCorrectlyRoundedAndLoopsAgree) {
-  check_binary("hypot", ivy::vmath::hypot_n, ivy::vmath::hypot_loop, ivy::vmath::hypot_loop_avx2,
-               ivy::vmath::hypot_loop_avx512, ref_hypot);
+  check_binary("hypot", ivy::cpu::vmath::hypot_n, ivy::cpu::vmath::hypot_loop, ivy::cpu::vmath::hypot_loop_avx2,
+               ivy::cpu::vmath::hypot_loop_avx512, ref_hypot);
 }
 TEST(VecMath, Atan2CorrectlyRoundedAndLoopsAgree) {
-  check_binary("atan2", ivy::vmath::atan2_n, ivy::vmath::atan2_loop, ivy::vmath::atan2_loop_avx2,
-               ivy::vmath::atan2_loop_avx512, ref_atan2);
+  check_binary("atan2", ivy::cpu::vmath::atan2_n, ivy::cpu::vmath::atan2_loop, ivy::cpu::vmath::atan2_loop_avx2,
+               ivy::cpu::vmath::atan2_loop_avx512, ref_atan2);
 }
 #endif
 }  // namespace

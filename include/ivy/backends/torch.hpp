@@ -14,8 +14,8 @@ Array wrap(const at::Tensor& t);
 at::Tensor unwrap(const Array& a);  // throws if `a` is not on the torch backend
 
 #define IVY_OP(...)
-#define IVY_UNARY_OP(name, meta, kinds) at::Tensor name(const at::Tensor& x);
-#define IVY_BINARY_OP(name, meta, kinds) at::Tensor name(const at::Tensor& x1, const at::Tensor& x2);
+#define IVY_UNARY_OP(name, meta, kinds, props) at::Tensor name(const at::Tensor& x);
+#define IVY_BINARY_OP(name, meta, kinds, props) at::Tensor name(const at::Tensor& x1, const at::Tensor& x2);
 #include "ivy/ops.def"
 #undef IVY_OP
 #undef IVY_UNARY_OP

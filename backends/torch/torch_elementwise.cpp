@@ -1,0 +1,148 @@
+// The torch backend's elementwise kernels: the native functions (ns_ops.inc) on inputs cast
+// to the compute dtype.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "cpu_isa.hpp"
+#include "npy_kernels.hpp"
+#include "torch_common.hpp"
+#include "vec_math.hpp"
+
+// The native functions on the direct path: ns_ops.inc over LibTorch's CPU kernels, with ivy's
+// loops where the operands qualify. Internal to this file, so that the compiler can inline
+// them into the kernels below, their only callers.
+namespace ivy::torch_backend::direct {
+namespace {
+namespace aten = ::ivy::torch_backend::cpu_first;
+constexpr bool kDirectPath = true;
+#include "ns_ops.inc"
+}  // namespace
+}  // namespace ivy::torch_backend::direct
+
+namespace ivy::torch_backend {
+namespace {
+
+// LibTorch 1.13 lacks many float16 CPU kernels: float16 computes in float32 and rounds back.
+DType compute_dtype(DType d) { return d == float16 ? float32 : d; }
+
+using UnaryFn = at::Tensor (*)(const at::Tensor&);
+using BinaryFn = at::Tensor (*)(const at::Tensor&, const at::Tensor&);
+// How a kernel passes its inputs to the native function.
+enum class Operands {
+  compute_dtype,  // cast to the compute dtype of the output's dtype
+  as_given,       // unchanged (abs, real, imag and the bool-valued predicates)
+  common_dtype,   // cast to the inputs' result type (comparisons and logical functions)
+};
+
+// The kernel of a unary / binary elementwise primitive: `native` (ivy::torch::<name>), or on
+// the direct path `direct` (direct::<name>), on the operands, its result cast to the output's
+// dtype (comparisons: made an array of the output's dtype, bool).
+template <UnaryFn native, UnaryFn direct_fn, Operands operands>
+void unary_kernel(const char* op, const Array* in, int n, const OutSpec* spec, Array* out) {
+  run_kernel(op, in, n, [&](bool direct) {
+    if constexpr (operands == Operands::as_given) {
+      const at::Tensor& x = tensor_of(in[0]);
+      out[0] = make_array_cast(direct ? direct_fn(x) : native(x), spec[0].dtype);
+    } else {
+      const Input x = input_as(in[0], compute_dtype(spec[0].dtype));
+      out[0] = make_array_cast(direct ? direct_fn(*x) : native(*x), spec[0].dtype);
+    }
+  });
+}
+template <BinaryFn native, BinaryFn direct_fn, Operands operands>
+void binary_kernel(const char* op, const Array* in, int n, const OutSpec* spec, Array* out) {
+  run_kernel(op, in, n, [&](bool direct) {
+    if constexpr (operands == Operands::common_dtype) {
+      const DType c = result_type(in[0].dtype(), in[1].dtype());
+      const Input x1 = input_as(in[0], c), x2 = input_as(in[1], c);
+      out[0] = make_array(direct ? direct_fn(*x1, *x2) : native(*x1, *x2), spec[0].dtype);
+    } else {
+      const DType c = compute_dtype(spec[0].dtype);
+      const Input x1 = input_as(in[0], c), x2 = input_as(in[1], c);
+      out[0] = make_array_cast(direct ? direct_fn(*x1, *x2) : native(*x1, *x2), spec[0].dtype);
+    }
+  });
+}
+
+}  // namespace
+
+// k_<name> of an elementwise primitive, from the native function <name> of either path.
+#define UNARY_KERNEL(name, operands) \
+  TORCH_KERNEL(name) { unary_kernel<&torch::name, &direct::name, Operands::operands>(#name, in, n, spec, out); }
+#define BINARY_KERNEL(name, operands) \
+  TORCH_KERNEL(name) { binary_kernel<&torch::name, &direct::name, Operands::operands>(#name, in, n, spec, out); }
+
+UNARY_KERNEL(abs, as_given)
+UNARY_KERNEL(acos, compute_dtype)
+UNARY_KERNEL(acosh, compute_dtype)
+UNARY_KERNEL(asin, compute_dtype)
+UNARY_KERNEL(asinh, compute_dtype)
+UNARY_KERNEL(atan, compute_dtype)
+UNARY_KERNEL(atanh, compute_dtype)
+UNARY_KERNEL(bitwise_invert, compute_dtype)
+UNARY_KERNEL(ceil, compute_dtype)
+UNARY_KERNEL(conj, compute_dtype)
+UNARY_KERNEL(cos, compute_dtype)
+UNARY_KERNEL(cosh, compute_dtype)
+UNARY_KERNEL(exp, compute_dtype)
+UNARY_KERNEL(expm1, compute_dtype)
+UNARY_KERNEL(floor, compute_dtype)
+UNARY_KERNEL(imag, as_given)
+UNARY_KERNEL(isfinite, as_given)
+UNARY_KERNEL(isinf, as_given)
+UNARY_KERNEL(isnan, as_given)
+UNARY_KERNEL(log, compute_dtype)
+UNARY_KERNEL(log1p, compute_dtype)
+UNARY_KERNEL(log2, compute_dtype)
+UNARY_KERNEL(log10, compute_dtype)
+UNARY_KERNEL(logical_not, as_given)
+UNARY_KERNEL(negative, compute_dtype)
+UNARY_KERNEL(positive, compute_dtype)
+UNARY_KERNEL(real, as_given)
+UNARY_KERNEL(reciprocal, compute_dtype)
+UNARY_KERNEL(round, compute_dtype)
+UNARY_KERNEL(sign, compute_dtype)
+UNARY_KERNEL(signbit, as_given)
+UNARY_KERNEL(sin, compute_dtype)
+UNARY_KERNEL(sinh, compute_dtype)
+UNARY_KERNEL(square, compute_dtype)
+UNARY_KERNEL(sqrt, compute_dtype)
+UNARY_KERNEL(tan, compute_dtype)
+UNARY_KERNEL(tanh, compute_dtype)
+UNARY_KERNEL(trunc, compute_dtype)
+
+BINARY_KERNEL(add, compute_dtype)
+BINARY_KERNEL(atan2, compute_dtype)
+BINARY_KERNEL(bitwise_and, compute_dtype)
+BINARY_KERNEL(bitwise_left_shift, compute_dtype)
+BINARY_KERNEL(bitwise_or, compute_dtype)
+BINARY_KERNEL(bitwise_right_shift, compute_dtype)
+BINARY_KERNEL(bitwise_xor, compute_dtype)
+BINARY_KERNEL(copysign, compute_dtype)
+BINARY_KERNEL(divide, compute_dtype)
+BINARY_KERNEL(equal, common_dtype)
+BINARY_KERNEL(floor_divide, compute_dtype)
+BINARY_KERNEL(greater, common_dtype)
+BINARY_KERNEL(greater_equal, common_dtype)
+BINARY_KERNEL(hypot, compute_dtype)
+BINARY_KERNEL(less, common_dtype)
+BINARY_KERNEL(less_equal, common_dtype)
+BINARY_KERNEL(logaddexp, compute_dtype)
+BINARY_KERNEL(logical_and, common_dtype)
+BINARY_KERNEL(logical_or, common_dtype)
+BINARY_KERNEL(logical_xor, common_dtype)
+BINARY_KERNEL(maximum, compute_dtype)
+BINARY_KERNEL(minimum, compute_dtype)
+BINARY_KERNEL(multiply, compute_dtype)
+BINARY_KERNEL(nextafter, compute_dtype)
+BINARY_KERNEL(not_equal, common_dtype)
+BINARY_KERNEL(pow, compute_dtype)
+BINARY_KERNEL(remainder, compute_dtype)
+BINARY_KERNEL(subtract, compute_dtype)
+
+#undef UNARY_KERNEL
+#undef BINARY_KERNEL
+
+}  // namespace ivy::torch_backend

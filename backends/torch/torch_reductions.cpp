@@ -1,0 +1,210 @@
+// The torch backend's reduction kernels (sum, prod, mean, max, min, var, std, all, any) and
+// the cumulative sums and products.
+#include <algorithm>
+#include <array>
+#include <functional>
+
+#include "row_kernels.hpp"
+#include "torch_common.hpp"
+
+namespace ivy::torch_backend {
+namespace {
+
+// The helpers below take the primitive's view (attr::reduce, reduce_acc or reduce_var: each
+// has axes, has_axes and keepdims).
+// The reduced axes, without a heap allocation (pass as ref(red_dims(...)) in one expression).
+template <class P>
+Dims red_dims(const Array& x, const P& p) {
+  if (p.has_axes) return p.axes;
+  Dims d;
+  d.resize(static_cast<std::size_t>(x.ndim()));
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<int64_t>(i);
+  return d;
+}
+// The same axes as a view for a LibTorch call in the same expression (no copy).
+constexpr auto kIota = [] {
+  std::array<int64_t, kMaxRank> v{};
+  for (int i = 0; i < kMaxRank; ++i) v[static_cast<std::size_t>(i)] = i;
+  return v;
+}();
+template <class P>
+c10::IntArrayRef red_ref(const Array& x, const P& p) {
+  if (p.has_axes) return ref(p.axes);
+  return c10::IntArrayRef(kIota.data(), static_cast<std::size_t>(x.ndim()));
+}
+template <class P>
+bool no_reduction(const Array& x, const P& p) {
+  return (p.has_axes && p.axes.empty()) || x.ndim() == 0;
+}
+// (whole_reduce: a full reduction of a contiguous tensor on the direct path)
+template <class P>
+bool whole(const Array& x, const P& p) {
+  return !p.has_axes || static_cast<std::int64_t>(p.axes.size()) == x.ndim();
+}
+// The sum (or mean) of a whole contiguous float32/float64 CPU tensor on the direct path, by
+// ivy's pairwise loop (cpu::rows::sum_fp, the xtensor backend's), where LibTorch's mean is a
+// sum and a dispatched division. The mean divides by the count in the dtype, as LibTorch's
+// does. Undefined where the tensor does not qualify.
+at::Tensor whole_sum(const at::Tensor& x, bool mean, at::IntArrayRef shape) {
+  const std::int64_t n = x.numel();
+  if (n == 0 || !x.device().is_cpu() || !x.is_contiguous() || x.is_neg()) return {};
+  if (x.scalar_type() == at::kFloat) {
+    at::Tensor r = ::at::cpu::empty(shape, x.options());
+    const float s = cpu::rows::sum_fp(x.data_ptr<float>(), n);
+    *r.data_ptr<float>() = mean ? s / static_cast<float>(n) : s;
+    return r;
+  }
+  if (x.scalar_type() == at::kDouble) {
+    at::Tensor r = ::at::cpu::empty(shape, x.options());
+    const double s = cpu::rows::sum_fp(x.data_ptr<double>(), n);
+    *r.data_ptr<double>() = mean ? s / static_cast<double>(n) : s;
+    return r;
+  }
+  return {};
+}
+// float16/bfloat16 accumulate in float32 where LibTorch 1.13 has no half kernel (prod,
+// cumsum, cumprod, sqrt), rounded back to the requested dtype by make_array().
+DType half_up(DType d) { return d == float16 || d == bfloat16 ? float32 : d; }
+// The max (IsMax) or min kernel: LibTorch's amax / amin; on the direct path a whole contiguous
+// float32/64 tensor by whole_reduce's vector loop.
+template <bool IsMax>
+void extreme_kernel(const char* op, const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out) {
+  run_kernel(op, in, n, [&](bool direct) {
+    const auto p = attr::reduce(a);
+    const at::Tensor& x = tensor_of(in[0]);
+    if (direct && whole(in[0], p) && in[0].ndim() > 0)
+      if (at::Tensor w = whole_reduce(x, IsMax ? Whole::max : Whole::min, ref(spec[0].shape)); w.defined()) {
+        out[0] = make_array(std::move(w), spec[0].dtype);
+        return;
+      }
+    if (no_reduction(in[0], p))
+      out[0] = make_array(ATEN_CALL(clone, x), spec[0].dtype);
+    else if constexpr (IsMax)
+      out[0] = make_array(ATEN_CALL(amax, x, red_ref(in[0], p), p.keepdims), spec[0].dtype);
+    else
+      out[0] = make_array(ATEN_CALL(amin, x, red_ref(in[0], p), p.keepdims), spec[0].dtype);
+  });
+}
+// The variance over the reduced axes with the view's correction, in dtype `out` (complex
+// inputs computed in their own dtype: |x - mean|^2 is real).
+at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
+  const auto p = attr::reduce_var(a);
+  at::Tensor x = *input_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
+  if (no_reduction(xin, p))  // every element is its own sample of size 1
+    return at::div(at::zeros(x.sizes(), at::TensorOptions().dtype(storage_type(out))), 1.0 - p.correction);
+  auto dims = red_dims(xin, p);
+  int64_t count = 1;
+  for (auto d : dims) count *= x.size(d);
+  at::Tensor m = at::mean(x, ref(dims), true);
+  at::Tensor dev = at::abs(x - m);
+  at::Tensor s = at::sum(dev * dev, ref(dims), p.keepdims);
+  return at::div(s, static_cast<double>(count) - p.correction).to(storage_type(out));
+}
+// cumsum (is_sum) or cumprod along the view's axis (a 0-d input as one element), with the
+// initial 0 or 1 first when include_initial.
+at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
+  const auto p = attr::cumulative(a);
+  at::Tensor x = *input_as(xin, half_up(d));
+  if (x.dim() == 0) x = x.reshape({1});
+  int64_t ax = xin.ndim() ? p.axis : 0;
+  at::Tensor r = is_sum ? at::cumsum(x, ax) : at::cumprod(x, ax);
+  if (p.include_initial) {
+    auto s = x.sizes().vec();
+    s[ax] = 1;
+    r = at::cat({at::full(s, is_sum ? 0 : 1, x.options()), r}, ax);
+  }
+  return wrap_unsigned(std::move(r), d);
+}
+
+}  // namespace
+
+TORCH_KERNEL(sum) {
+  run_kernel("sum", in, n, [&](bool direct) {
+    const auto p = attr::reduce_acc(a);
+    Input xi = input_as(in[0], spec[0].dtype);
+    const at::Tensor& x = *xi;
+    if (direct && whole(in[0], p) && in[0].ndim() > 0)
+      if (at::Tensor w = whole_sum(x, false, ref(spec[0].shape)); w.defined()) {
+        out[0] = make_array(std::move(w), spec[0].dtype);
+        return;
+      }
+    const DType d = spec[0].dtype;
+    if (no_reduction(in[0], p)) out[0] = make_array(ATEN_CALL(clone, x), d);
+    else out[0] = make_array(wrap_unsigned(ATEN_CALL(sum, x, red_ref(in[0], p), p.keepdims), d), d);
+  });
+}
+TORCH_KERNEL(prod) {
+  run_kernel("prod", in, n, [&](bool direct) {
+    const auto p = attr::reduce_acc(a);
+    at::Tensor x = *input_as(in[0], half_up(spec[0].dtype));
+    if (!no_reduction(in[0], p)) {
+      auto dims = red_dims(in[0], p);
+      std::sort(dims.begin(), dims.end(), std::greater<>());
+      for (auto d : dims) x = ATEN_CALL(prod, x, d, p.keepdims);
+    }
+    out[0] = make_array(wrap_unsigned(ATEN_CALL(clone, x), spec[0].dtype), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(mean) {
+  run_kernel("mean", in, n, [&](bool direct) {
+    const auto p = attr::reduce(a);
+    Input xi = input_as(in[0], spec[0].dtype);
+    const at::Tensor& x = *xi;
+    if (direct && whole(in[0], p) && in[0].ndim() > 0)
+      if (at::Tensor w = whole_sum(x, true, ref(spec[0].shape)); w.defined()) {
+        out[0] = make_array(std::move(w), spec[0].dtype);
+        return;
+      }
+    if (no_reduction(in[0], p)) out[0] = make_array(ATEN_CALL(clone, x), spec[0].dtype);
+    else out[0] = make_array(ATEN_CALL(mean, x, red_ref(in[0], p), p.keepdims), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(max) { extreme_kernel<true>("max", in, n, a, spec, out); }
+TORCH_KERNEL(min) { extreme_kernel<false>("min", in, n, a, spec, out); }
+TORCH_KERNEL(var) {
+  run_kernel("var", in, n, [&](bool) { out[0] = make_array(variance(in[0], a, spec[0].dtype), spec[0].dtype); });
+}
+TORCH_KERNEL(std) {
+  run_kernel("std", in, n, [&](bool) {
+    out[0] = make_array(at::sqrt(variance(in[0], a, half_up(spec[0].dtype))), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(all) {
+  run_kernel("all", in, n, [&](bool direct) {
+    const auto p = attr::reduce(a);
+    if (direct && whole(in[0], p) && in[0].ndim() > 0)
+      if (at::Tensor w = whole_reduce(tensor_of(in[0]), Whole::all, ref(spec[0].shape)); w.defined()) {
+        out[0] = make_array(std::move(w), spec[0].dtype);
+        return;
+      }
+    at::Tensor z = at::eq(tensor_of(in[0]), 0);
+    out[0] = make_array(no_reduction(in[0], p) ? at::logical_not(z)
+                                               : at::eq(at::sum(z.to(at::kLong), red_ref(in[0], p), p.keepdims), 0),
+                        spec[0].dtype);
+  });
+}
+TORCH_KERNEL(any) {
+  run_kernel("any", in, n, [&](bool direct) {
+    const auto p = attr::reduce(a);
+    if (direct && whole(in[0], p) && in[0].ndim() > 0)
+      if (at::Tensor w = whole_reduce(tensor_of(in[0]), Whole::any, ref(spec[0].shape)); w.defined()) {
+        out[0] = make_array(std::move(w), spec[0].dtype);
+        return;
+      }
+    at::Tensor z = at::ne(tensor_of(in[0]), 0);
+    out[0] = make_array(no_reduction(in[0], p) ? z : at::gt(at::sum(z.to(at::kLong), red_ref(in[0], p), p.keepdims), 0),
+                        spec[0].dtype);
+  });
+}
+TORCH_KERNEL(cumulative_sum) {
+  run_kernel("cumulative_sum", in, n, [&](bool) {
+    out[0] = make_array(cumulative(in[0], a, spec[0].dtype, true), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(cumulative_prod) {
+  run_kernel("cumulative_prod", in, n, [&](bool) {
+    out[0] = make_array(cumulative(in[0], a, spec[0].dtype, false), spec[0].dtype);
+  });
+}
+
+}  // namespace ivy::torch_backend

@@ -1,0 +1,252 @@
+// The torch backend's searching, sorting and set kernels (argmax, argmin, nonzero, where,
+// searchsorted, sort, argsort, unique, isin).
+#include <cmath>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "cpu_loops.hpp"
+#include "sort_kernels.hpp"
+#include "torch_common.hpp"
+
+namespace ivy::torch_backend {
+namespace {
+
+// argmax (is_max) or argmin, reshaped to the output's shape; on the direct path a whole
+// reduction by whole_reduce's loop where the tensor qualifies.
+at::Tensor arg_reduce(const at::Tensor& x, const Attrs& a, bool is_max, const OutSpec& spec, bool direct) {
+  const auto p = attr::argreduce(a);
+  at::Tensor r;
+  if (direct && (!p.has_axis || x.dim() <= 1))
+    if (at::Tensor w = whole_reduce(x, is_max ? Whole::argmax : Whole::argmin, ref(spec.shape)); w.defined()) return w;
+  if (p.has_axis && x.dim() > 0) r = is_max ? at::argmax(x, p.axis, p.keepdims) : at::argmin(x, p.axis, p.keepdims);
+  else r = (is_max ? at::argmax(x.reshape({-1})) : at::argmin(x.reshape({-1})));
+  return r.reshape(ref(spec.shape));
+}
+// where of a contiguous bool CPU condition and two contiguous CPU operands of its shape and
+// the result's dtype (1-8 byte elements): ivy's select loop, on the direct path (LibTorch's
+// at::where goes through a TensorIterator).
+at::Tensor select_loop(const at::Tensor& c, const at::Tensor& x1, const at::Tensor& x2) {
+  auto plain = [&](const at::Tensor& t) {
+    return t.device().is_cpu() && t.is_contiguous() && !t.is_neg() && !t.is_conj() && t.sizes() == c.sizes();
+  };
+  if (c.scalar_type() != at::kBool || x1.scalar_type() != x2.scalar_type() || !plain(c) || !plain(x1) || !plain(x2))
+    return {};
+  at::Tensor r = ::at::cpu::empty(c.sizes(), x1.options());
+  const auto* cp = static_cast<const unsigned char*>(c.data_ptr());
+  const std::int64_t n = r.numel();
+  auto run = [&](auto e) {
+    using E = decltype(e);
+    cpu::loops::select_best(static_cast<E*>(r.data_ptr()), cp, static_cast<const E*>(x1.data_ptr()),
+                            static_cast<const E*>(x2.data_ptr()), n);
+  };
+  switch (x1.element_size()) {
+    case 1: run(std::uint8_t{}); break;
+    case 2: run(std::uint16_t{}); break;
+    case 4: run(std::uint32_t{}); break;
+    case 8: run(std::uint64_t{}); break;
+    default: return {};
+  }
+  return r;
+}
+// NumPy's order puts NaN after +inf; LibTorch's binary search compares with `<`, for which
+// NaN is unordered (sorted [1, 2, inf, nan, nan]: torch gives 5 for a NaN on the left and
+// for inf on the right, NumPy 3). When the sorted values hold NaN, they are searched with
+// NaN read as +inf, capped at the number k of non-NaN values (every non-NaN value's answer
+// is at most k), and a NaN value gets k (left) or the length (right).
+at::Tensor np_searchsorted(const at::Tensor& s, const at::Tensor& v, bool right) {
+  at::Tensor r = at::searchsorted(s, v, false, right);
+  if (!s.is_floating_point() || !has_nan(s)) return r;
+  const at::Tensor nan_s = at::isnan(s);
+  const at::Tensor k = at::logical_not(nan_s).sum();
+  r = at::minimum(at::searchsorted(at::where(nan_s, INFINITY, s), v, false, right), k);
+  return at::where(at::isnan(v), right ? at::full({}, s.numel(), r.options()) : k.to(r.scalar_type()), r);
+}
+// On the direct path, real CPU operands: ivy's branch-free binary search
+// (backends/cpu/sort_kernels.hpp, the xtensor backend's; NumPy's NaN order directly, no
+// second search).
+at::Tensor search_loop(const at::Tensor& s, const at::Tensor& v, bool right) {
+  if (!s.device().is_cpu() || !v.device().is_cpu() || s.dim() != 1 || s.is_neg() || v.is_neg()) return {};
+  at::Tensor r;
+  auto run = [&](auto tag) {
+    using V = decltype(tag);
+    r = ::at::cpu::empty(v.sizes(), v.options().dtype(at::kLong));
+    cpu::sorting::search_sorted(s.data_ptr<V>(), s.numel(), v.data_ptr<V>(), v.numel(), right,
+                                r.data_ptr<std::int64_t>());
+  };
+  if (!visit_real_loop_types(s.scalar_type(), run)) return {};
+  return r;
+}
+// (values, indices) of LibTorch's sort.
+std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) {
+  // Stable sort, in either direction, keeps equal elements in their original order (so the
+  // `stable` attribute needs no separate path).
+  const auto p = attr::sort(a);
+  return at::sort(x, true, p.axis, p.descending);
+}
+// sort/argsort along the last axis of a contiguous real CPU tensor whose rows are long enough
+// for ivy's radix sort (backends/cpu/sort_kernels.hpp; the xtensor backend's) or short enough
+// for its insertion sort on the same keys, on the direct path: the same stable order as LibTorch's
+// (NaN above +inf, -0 and +0 equal), in linear time for long rows, and for short ones
+// without LibTorch's sort setup.
+at::Tensor radix_sort_rows(const at::Tensor& x, const Attrs& a, bool want_values) {
+  if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || x.dim() == 0) return {};
+  const auto p = attr::sort(a);
+  const std::int64_t axis = p.axis < 0 ? p.axis + x.dim() : p.axis;
+  const std::int64_t len = x.size(-1);
+  const bool radix = cpu::sorting::by_radix(len), short_row = len >= 1 && len <= cpu::sorting::kShortRow;
+  if (axis != x.dim() - 1 || !(radix || short_row)) return {};
+  at::Tensor r;
+  auto run = [&](auto tag) {
+    using V = decltype(tag);
+    r = ::at::cpu::empty(x.sizes(), want_values ? x.options() : x.options().dtype(at::kLong));
+    if (radix) cpu::sorting::radix_rows(x.data_ptr<V>(), x.numel() / len, len, p.descending, want_values, r.data_ptr());
+    else cpu::sorting::short_rows(x.data_ptr<V>(), x.numel() / len, len, p.descending, want_values, r.data_ptr());
+  };
+  if (!visit_real_loop_types(x.scalar_type(), run)) return {};
+  return r;
+}
+// On the direct path, real CPU operands: ivy's isin (backends/cpu/sort_kernels.hpp, the
+// xtensor backend's: a vectorized scan for up to 32 test values, else binary search in a
+// sorted copy).
+at::Tensor isin_loop(const at::Tensor& x, const at::Tensor& t, bool invert) {
+  if (!x.device().is_cpu() || !t.device().is_cpu() || x.is_neg() || t.is_neg()) return {};
+  at::Tensor r;
+  auto run = [&](auto tag) {
+    using V = decltype(tag);
+    r = ::at::cpu::empty(x.sizes(), x.options().dtype(at::kBool));
+    cpu::sorting::isin(x.data_ptr<V>(), x.numel(), t.data_ptr<V>(), t.numel(), r.data_ptr<bool>(), invert);
+  };
+  if (!visit_real_loop_types(x.scalar_type(), run)) return {};
+  return r;
+}
+
+}  // namespace
+
+TORCH_KERNEL(argmax) {
+  run_kernel("argmax", in, n, [&](bool direct) {
+    out[0] = make_array(arg_reduce(tensor_of(in[0]), a, true, spec[0], direct), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(argmin) {
+  run_kernel("argmin", in, n, [&](bool direct) {
+    out[0] = make_array(arg_reduce(tensor_of(in[0]), a, false, spec[0], direct), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(nonzero) {
+  run_kernel("nonzero", in, n, [&](bool) {
+    // (count, ndim) row-major: a 1-d input's single column already is contiguous (one
+    // view); otherwise one (ndim, count) copy whose rows are the outputs
+    at::Tensor nz = at::nonzero(tensor_of(in[0]));
+    if (nz.size(1) == 1) {
+      out[0] = make_array(nz.select(1, 0), int64);
+      return;
+    }
+    nz = nz.t().contiguous();
+    for (int64_t i = 0; i < nz.size(0); ++i) out[i] = make_array(nz.select(0, i), int64);
+  });
+}
+TORCH_KERNEL(where) {
+  run_kernel("where", in, n, [&](bool direct) {
+    const auto x1 = input_as(in[1], spec[0].dtype), x2 = input_as(in[2], spec[0].dtype);
+    if (direct)
+      if (at::Tensor r = select_loop(tensor_of(in[0]), *x1, *x2); r.defined()) {
+        out[0] = make_array(std::move(r), spec[0].dtype);
+        return;
+      }
+    out[0] = make_array(ATEN_CALL(where, tensor_of(in[0]), *x1, *x2), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(searchsorted) {
+  run_kernel("searchsorted", in, n, [&](bool direct) {
+    DType c = result_type(in[0].dtype(), in[1].dtype());
+    const at::Tensor s = input_as(in[0], c)->contiguous(), v = input_as(in[1], c)->contiguous();
+    const bool right = attr::searchsorted(a).right;
+    if (direct)
+      if (at::Tensor r = search_loop(s, v, right); r.defined()) {
+        out[0] = make_array(std::move(r), spec[0].dtype);
+        return;
+      }
+    out[0] = make_array(np_searchsorted(s, v, right), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(sort) {
+  run_kernel("sort", in, n, [&](bool direct) {
+    if (direct)
+      if (at::Tensor r = radix_sort_rows(tensor_of(in[0]), a, true); r.defined()) {
+        out[0] = make_array(std::move(r), spec[0].dtype);
+        return;
+      }
+    out[0] = make_array(std::get<0>(do_sort(tensor_of(in[0]), a)), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(argsort) {
+  run_kernel("argsort", in, n, [&](bool direct) {
+    if (direct)
+      if (at::Tensor r = radix_sort_rows(tensor_of(in[0]), a, false); r.defined()) {
+        out[0] = make_array(std::move(r), spec[0].dtype);
+        return;
+      }
+    out[0] = make_array(std::get<1>(do_sort(tensor_of(in[0]), a)), spec[0].dtype);
+  });
+}
+TORCH_KERNEL(unique) {
+  run_kernel("unique", in, n, [&](bool direct) {
+    // on the direct path, a contiguous real CPU array long enough for ivy's radix sort
+    // (backends/cpu/sort_kernels.hpp, the xtensor backend's): one sort and one pass for all
+    // four outputs, where the path below takes LibTorch's unique, a stable sort of the
+    // inverse and the gathers
+    const at::Tensor& x = tensor_of(in[0]);
+    if (direct && x.device().is_cpu() && x.is_contiguous() && !x.is_neg() && cpu::sorting::by_radix(x.numel())) {
+      auto run = [&](auto tag) {
+        using V = decltype(tag);
+        cpu::sorting::unique_radix(x.data_ptr<V>(), x.numel(), [&](std::int64_t U) {
+          at::Tensor vals = ::at::cpu::empty({U}, x.options()),
+                     first = ::at::cpu::empty({U}, x.options().dtype(at::kLong)),
+                     inv = ::at::cpu::empty(x.sizes(), x.options().dtype(at::kLong)),
+                     cnt = ::at::cpu::empty({U}, x.options().dtype(at::kLong));
+          auto ptrs = std::tuple(vals.data_ptr<V>(), first.data_ptr<std::int64_t>(), inv.data_ptr<std::int64_t>(),
+                                 cnt.data_ptr<std::int64_t>());
+          out[0] = make_array(std::move(vals), in[0].dtype());
+          out[1] = make_array(std::move(first), int64);
+          out[2] = make_array(inv.reshape(ref(spec[2].shape)), int64);
+          out[3] = make_array(std::move(cnt), int64);
+          return ptrs;
+        });
+      };
+      if (visit_real_loop_types(x.scalar_type(), run)) return;
+    }
+    at::Tensor flat = tensor_of(in[0]).reshape({-1});
+    auto [vals, inv, counts] = at::_unique2(flat, true, true, true);
+    int64_t N = flat.numel();
+    // first occurrence: a stable sort of the inverse indices groups equal values in their
+    // original order, so each group's head is its smallest index
+    at::Tensor first = at::empty({vals.size(0)}, at::TensorOptions().dtype(at::kLong));
+    if (N > 0) {
+      at::Tensor perm = std::get<1>(at::sort(inv.reshape({-1}), true, 0, false));
+      at::Tensor starts = at::cumsum(counts, 0) - counts;
+      first = perm.index_select(0, starts);
+    }
+    out[0] = make_array(std::move(vals), in[0].dtype());
+    out[1] = make_array(std::move(first), int64);
+    out[2] = make_array(inv.reshape(ref(spec[2].shape)), int64);
+    out[3] = make_array(std::move(counts), int64);
+  });
+}
+TORCH_KERNEL(isin) {
+  run_kernel("isin", in, n, [&](bool direct) {
+    const bool invert = attr::isin(a).invert;
+    DType c = result_type(in[0].dtype(), in[1].dtype());
+    if (direct && c != float16 && c != bfloat16) {
+      const at::Tensor x = input_as(in[0], c)->contiguous(), t = input_as(in[1], c)->contiguous();
+      if (at::Tensor r = isin_loop(x, t, invert); r.defined()) {
+        out[0] = make_array(std::move(r), spec[0].dtype);
+        return;
+      }
+    }
+    if (c == float16 || c == bfloat16) c = float32;  // no half isin kernel in LibTorch 1.13 (exact upcast)
+    out[0] = make_array(at::isin(*input_as(in[0], c), *input_as(in[1], c), false, invert), spec[0].dtype);
+  });
+}
+
+}  // namespace ivy::torch_backend
