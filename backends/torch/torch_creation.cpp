@@ -213,4 +213,7 @@ TORCH_KERNEL(astype) {
   });
 }
 
+// A new tensor with x's values (spec[0].dtype is x's): astype's copy.
+TORCH_KERNEL(stop_gradient) { k_astype(in, n, a, spec, out); }
+
 }  // namespace ivy::torch_backend

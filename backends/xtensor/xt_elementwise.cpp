@@ -566,5 +566,7 @@ BINARY_FN(logical_xor, visit, D_PROMOTED, any_v<T>, bool_t, truthy(a) != truthy(
 // ---- astype (data types): a conversion element by element (cast, xt_backend.cpp), or a copy
 // when the dtype is already the result's.
 XT_KERNEL(astype) { out[0] = in[0].dtype() == spec[0].dtype ? contiguous_copy(in[0]) : cast(in[0], spec[0].dtype); }
+// A new array with x's values (spec[0].dtype is x's): astype's copy.
+XT_KERNEL(stop_gradient) { k_astype(in, n, a, spec, out); }
 
 }  // namespace ivy::xtensor_backend

@@ -6,3 +6,4 @@
 #include "ivy/dispatch.hpp"
 #include "ivy/functional.hpp"
 #include "ivy/trace.hpp"
+#include "ivy/autodiff.hpp"

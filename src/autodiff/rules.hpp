@@ -1,0 +1,58 @@
+// The VJP rules of the primitives: one per kDifferentiable row of ops.def.
+//
+// A rule gets the recorded call (inputs, attributes, outputs) and the cotangents of its
+// outputs, and writes the cotangent of each input it is asked for. Rules are written with
+// ivy:: functions only, so they run on the arrays' backend and are recorded by enclosing
+// tapes (higher-order derivatives). The tape then fits each result to its input: it sums a
+// cotangent over the axes the input was broadcast along, casts it to the input's dtype
+// (the real part for a real input) and drops it for integer and bool inputs. So a rule may
+// return a cotangent in the broadcast shape and the computation dtype.
+//
+// Rules are explicit specializations of vjp_rule<op>, defined in rules_*.cpp; the table in
+// vjp_table.cpp takes &vjp_rule<op> for every row with kDifferentiable, so a differentiable
+// primitive without a rule is a link error.
+#pragma once
+
+#include <span>
+
+#include "ivy/dispatch.hpp"
+#include "ivy/functional.hpp"
+
+namespace ivy::autodiff {
+
+struct VjpCall {
+  OpId op;
+  std::span<const Array> in;   // the primal inputs, as the primitive got them
+  const Attrs& attrs;
+  std::span<const Array> out;  // the primal outputs
+  std::span<const Array> cot;  // one per output; undefined: no cotangent (zeros)
+  std::span<const bool> want;  // one per input: is its cotangent needed
+};
+// Writes grads[i] for the inputs with want[i] (left undefined: zero).
+using VjpRule = void (*)(const VjpCall& c, std::span<Array> grads);
+
+template <OpId op>
+void vjp_rule(const VjpCall& c, std::span<Array> grads);
+
+// The rule of a primitive (nullptr: not differentiable).
+VjpRule vjp_rule_of(OpId op);
+
+// ---- helpers for rules
+// The cotangent of output k, zeros of that output's shape and dtype when none was given.
+Array cot_or_zeros(const VjpCall& c, int k);
+// x summed over the leading and the size-1 axes that broadcasting `shape` to x's shape added.
+Array unbroadcast(const Array& x, const Shape& shape);
+// Shape after keeping the reduced axes as size 1 (axes normalized; none = every axis).
+Shape keepdims_shape(const Shape& s, bool has_axes, const Dims& axes);
+
+}  // namespace ivy::autodiff
+
+// Defines the rule of primitive `op` (inside namespace ivy::autodiff): IVY_VJP(exp) { ... }
+#define IVY_VJP(op) template <> void vjp_rule<OpId::op>(const VjpCall& c, std::span<Array> grads)
+
+// every row declares its specialization, so a rule may be defined in any rules_*.cpp
+namespace ivy::autodiff {
+#define IVY_OP(name, ...) template <> void vjp_rule<OpId::name>(const VjpCall& c, std::span<Array> grads);
+#include "ivy/ops.def"
+#undef IVY_OP
+}  // namespace ivy::autodiff

@@ -1,0 +1,401 @@
+// Reverse mode: a tape records the differentiable primitive calls that read the arrays being
+// differentiated (a DispatchObserver on the calling thread's stack) and walks them backwards
+// with the VJP rules. Everything else (jvp, jacobians, hessians) is built on vjp.
+#include <memory>
+#include <sstream>
+#include <unordered_map>
+
+#include "autodiff/rules.hpp"
+#include "ivy/autodiff.hpp"
+
+namespace ivy {
+
+namespace autodiff {
+namespace {
+
+bool differentiable_dtype(DType d) { return is_floating(d); }
+
+// Fits a rule's cotangent to its primal: summed over broadcast axes, cast to its dtype.
+Array fit(Array g, const Array& x, const char* op) {
+  if (!(g.shape() == x.shape())) {
+    if (g.ndim() < x.ndim())
+      throw Error(std::string("[grad] the rule of ") + op + " gave a cotangent of shape " + g.shape().str() +
+                  " for an input of shape " + x.shape().str());
+    g = unbroadcast(g, x.shape());
+  }
+  if (g.dtype() != x.dtype()) {
+    if (is_complex(g.dtype()) && !is_complex(x.dtype())) g = real(g);
+    if (g.dtype() != x.dtype()) g = astype(g, x.dtype());
+  }
+  return g;
+}
+
+void accumulate(Array& slot, const Array& g) { slot = slot.defined() ? add(slot, g) : g; }
+
+}  // namespace
+
+// Records, while it is on the thread's observer stack, every differentiable primitive call
+// with at least one tracked input; outputs of floating dtype become tracked in turn.
+// Arrays are identified by their ArrayImpl; the tape holds every array it maps, so an
+// address is never reused while the tape lives.
+class Tape final : public DispatchObserver {
+ public:
+  int track(const Array& x) {
+    const int id = next_++;
+    ids_[x.impl()] = id;
+    held_.push_back(x);
+    return id;
+  }
+  int id_of(const Array& x) const {
+    auto it = ids_.find(x.impl());
+    return it == ids_.end() ? -1 : it->second;
+  }
+  bool tracks_any(std::span<const Array> xs) const {
+    for (const Array& x : xs)
+      if (id_of(x) >= 0) return true;
+    return false;
+  }
+
+  void on_dispatch(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) override {
+    if (paused_) return;
+    const VjpRule rule = vjp_rule_of(op);
+    if (!rule || !tracks_any(in)) return;
+    Node n;
+    n.op = op;
+    n.attrs = a;
+    n.rule = rule;
+    n.in.assign(in.begin(), in.end());
+    n.out.assign(out.begin(), out.end());
+    add_node(std::move(n));
+  }
+
+  void record_custom(const std::vector<Array>& in, const std::vector<Array>& out, const CustomBwd& bwd) {
+    Node n;
+    n.in = in;
+    n.out = out;
+    n.custom = bwd;
+    add_node(std::move(n));
+  }
+
+  // Cotangents of `wanted` (ids; -1: an untracked primal, zeros) given the cotangents of the
+  // arrays with ids `seeds`. With `release`, each node's arrays are dropped once it is done.
+  std::vector<Array> backward(const std::vector<int>& seeds, const std::vector<Array>& seed_cots,
+                              const std::vector<int>& wanted, bool release) {
+    std::vector<Array> ct(static_cast<std::size_t>(next_));
+    for (std::size_t k = 0; k < seeds.size(); ++k)
+      if (seeds[k] >= 0 && seed_cots[k].defined()) accumulate(ct[static_cast<std::size_t>(seeds[k])], seed_cots[k]);
+    for (std::size_t i = nodes_.size(); i-- > 0;) {
+      Node& n = nodes_[i];
+      bool any = false;
+      std::vector<Array> cots(n.out.size());
+      for (std::size_t k = 0; k < n.out.size(); ++k)
+        if (n.out_ids[k] >= 0 && ct[static_cast<std::size_t>(n.out_ids[k])].defined()) {
+          cots[k] = ct[static_cast<std::size_t>(n.out_ids[k])];
+          any = true;
+        }
+      if (any) run_node(n, cots, ct);
+      if (release) n = Node{};
+    }
+    std::vector<Array> result;
+    for (int id : wanted) result.push_back(id >= 0 ? ct[static_cast<std::size_t>(id)] : Array());
+    return result;
+  }
+
+  void pause() { ++paused_; }
+  void resume() { --paused_; }
+
+ private:
+  struct Node {
+    OpId op{};
+    Attrs attrs;
+    VjpRule rule = nullptr;
+    CustomBwd custom;
+    std::vector<Array> in, out;
+    std::vector<int> in_ids, out_ids;
+  };
+
+  void add_node(Node n) {
+    for (const Array& x : n.in) n.in_ids.push_back(differentiable_dtype(x.dtype()) ? id_of(x) : -1);
+    for (const Array& y : n.out) n.out_ids.push_back(differentiable_dtype(y.dtype()) ? track(y) : -1);
+    nodes_.push_back(std::move(n));
+  }
+
+  void run_node(const Node& n, const std::vector<Array>& cots, std::vector<Array>& ct) {
+    std::vector<Array> grads(n.in.size());
+    if (n.custom) {
+      std::vector<Array> full(cots.size());
+      for (std::size_t k = 0; k < cots.size(); ++k) full[k] = cots[k].defined() ? cots[k] : zeros_like(n.out[k]);
+      grads = n.custom(n.in, n.out, full);
+      if (grads.size() != n.in.size())
+        throw ValueError("[custom_vjp] the backward function returned " + std::to_string(grads.size()) +
+                         " cotangents for " + std::to_string(n.in.size()) + " inputs");
+    } else {
+      std::unique_ptr<bool[]> want(new bool[n.in.size()]());
+      bool any = false;
+      for (std::size_t i = 0; i < n.in.size(); ++i) any |= (want[i] = n.in_ids[i] >= 0);
+      if (!any) return;
+      VjpCall call{n.op, n.in, n.attrs, n.out, cots, std::span<const bool>(want.get(), n.in.size())};
+      n.rule(call, grads);
+    }
+    for (std::size_t i = 0; i < n.in.size(); ++i)
+      if (n.in_ids[i] >= 0 && grads[i].defined())
+        accumulate(ct[static_cast<std::size_t>(n.in_ids[i])], fit(grads[i], n.in[i], n.custom ? "custom_vjp" : op_info(n.op).name));
+  }
+
+  std::vector<Node> nodes_;
+  std::unordered_map<const ArrayImpl*, int> ids_;
+  std::vector<Array> held_;
+  int next_ = 0;
+  int paused_ = 0;
+};
+
+namespace {
+// The tapes on this thread's observer stack, innermost first.
+std::vector<Tape*> active_tapes() {
+  std::vector<Tape*> tapes;
+  for (DispatchObserver* o = innermost_observer(); o; o = o->below())
+    if (auto* t = dynamic_cast<Tape*>(o)) tapes.push_back(t);
+  return tapes;
+}
+
+// Runs f on fresh copies of the primals, recorded on a new tape. The copies are what f
+// sees, so an array f captures from outside stays a constant even when it is a primal.
+struct Recording {
+  std::shared_ptr<Tape> tape = std::make_shared<Tape>();
+  std::vector<Array> primals;
+  std::vector<int> primal_ids;
+  std::vector<Array> outputs;
+  std::vector<int> output_ids;
+};
+Recording record(const ArraysFn& f, const std::vector<Array>& primals, const char* name) {
+  Recording r;
+  for (std::size_t i = 0; i < primals.size(); ++i) {
+    const Array& p = primals[i];
+    if (!p.defined()) throw ValueError(std::string("[") + name + "] argument " + std::to_string(i) + " is undefined");
+    Array x = astype(p, p.dtype(), true);
+    r.primal_ids.push_back(differentiable_dtype(x.dtype()) ? r.tape->track(x) : -1);
+    r.primals.push_back(x);
+  }
+  {
+    ObserverScope observing(*r.tape);
+    r.outputs = f(r.primals);
+  }
+  for (std::size_t k = 0; k < r.outputs.size(); ++k) {
+    if (!r.outputs[k].defined())
+      throw ValueError(std::string("[") + name + "] the function returned an undefined array (output " +
+                       std::to_string(k) + ")");
+    r.output_ids.push_back(r.tape->id_of(r.outputs[k]));
+  }
+  return r;
+}
+
+std::vector<Array> pullback(const Recording& r, const std::vector<Array>& cots, bool release, const char* name) {
+  if (cots.size() != r.outputs.size())
+    throw ValueError(std::string("[") + name + "] expected " + std::to_string(r.outputs.size()) + " cotangents, got " +
+                     std::to_string(cots.size()));
+  for (std::size_t k = 0; k < cots.size(); ++k)
+    if (cots[k].defined() && !(cots[k].shape() == r.outputs[k].shape()))
+      throw ValueError(std::string("[") + name + "] cotangent " + std::to_string(k) + " has shape " + cots[k].shape().str() +
+                       ", output " + std::to_string(k) + " has shape " + r.outputs[k].shape().str());
+  std::vector<Array> g = r.tape->backward(r.output_ids, cots, r.primal_ids, release);
+  for (std::size_t i = 0; i < g.size(); ++i)
+    if (!g[i].defined()) g[i] = zeros_like(r.primals[i]);
+  return g;
+}
+
+void check_argument(const Array& x, std::size_t i, const char* name) {
+  if (!x.defined()) throw ValueError(std::string("[") + name + "] argument " + std::to_string(i) + " is undefined");
+  if (!is_floating(x.dtype()))
+    throw TypeError(std::string("[") + name + "] argument " + std::to_string(i) + " has dtype " + dtype_name(x.dtype()) +
+                    "; gradients are taken with respect to floating-point arrays only");
+}
+void check_scalar_output(const Array& y, const char* name) {
+  if (!y.defined()) throw ValueError(std::string("[") + name + "] the function returned an undefined array");
+  if (y.ndim() != 0)
+    throw ValueError(std::string("[") + name + "] the function must return a 0-d array (a scalar), got shape " +
+                     y.shape().str());
+  if (!is_real_floating(y.dtype()))
+    throw TypeError(std::string("[") + name + "] the function must return a real floating array, got dtype " +
+                    dtype_name(y.dtype()));
+}
+
+// value and gradients of f at xs for the arguments in argnums
+std::pair<Array, std::vector<Array>> value_and_grads(const MultiFn& f, const std::vector<Array>& xs,
+                                                     const std::vector<int>& argnums, const char* name) {
+  for (int k : argnums)
+    if (k < 0 || static_cast<std::size_t>(k) >= xs.size())
+      throw ValueError(std::string("[") + name + "] argnums entry " + std::to_string(k) + " is out of range for " +
+                       std::to_string(xs.size()) + " arguments");
+  for (int k : argnums) check_argument(xs[static_cast<std::size_t>(k)], static_cast<std::size_t>(k), name);
+  // only the differentiated arguments are recorded; the others are passed as they are
+  std::vector<Array> wrt;
+  for (int k : argnums) wrt.push_back(xs[static_cast<std::size_t>(k)]);
+  Recording r = record(
+      [&](const std::vector<Array>& ps) {
+        std::vector<Array> all = xs;
+        for (std::size_t j = 0; j < argnums.size(); ++j) all[static_cast<std::size_t>(argnums[j])] = ps[j];
+        return std::vector<Array>{f(all)};
+      },
+      wrt, name);
+  check_scalar_output(r.outputs[0], name);
+  std::vector<Array> g = pullback(r, {ones_like(r.outputs[0])}, true, name);
+  return {r.outputs[0], std::move(g)};
+}
+
+std::vector<int> all_argnums(std::size_t n) {
+  std::vector<int> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<int>(i);
+  return a;
+}
+
+// A one-hot array of `shape` and `dtype` on `backend`: 1 at flat position i.
+Array one_hot(const Shape& shape, std::int64_t i, DType dtype, Backend backend) {
+  std::vector<double> v(static_cast<std::size_t>(shape.numel()), 0.0);
+  v[static_cast<std::size_t>(i)] = 1.0;
+  return asarray(v, shape, dtype, {}, backend);
+}
+}  // namespace
+}  // namespace autodiff
+
+using autodiff::Recording;
+
+Array stop_gradient(const Array& x) {
+  if (!x.defined()) throw ValueError("[stop_gradient] got an undefined array");
+  return dispatch(OpId::stop_gradient, x, Attrs{});
+}
+
+VjpResult vjp(const ArraysFn& f, const std::vector<Array>& primals) {
+  auto r = std::make_shared<Recording>(autodiff::record(f, primals, "vjp"));
+  VjpResult res;
+  res.outputs = r->outputs;
+  res.vjp_fn = [r](const std::vector<Array>& cots) { return autodiff::pullback(*r, cots, false, "vjp"); };
+  return res;
+}
+
+std::function<Array(const Array&)> grad(ArrayFn f) {
+  return [f = std::move(f)](const Array& x) {
+    auto vg = autodiff::value_and_grads([&](const std::vector<Array>& v) { return f(v[0]); }, {x}, {0}, "grad");
+    return vg.second[0];
+  };
+}
+std::function<std::pair<Array, Array>(const Array&)> value_and_grad(ArrayFn f) {
+  return [f = std::move(f)](const Array& x) {
+    auto vg = autodiff::value_and_grads([&](const std::vector<Array>& v) { return f(v[0]); }, {x}, {0}, "value_and_grad");
+    return std::pair<Array, Array>(vg.first, vg.second[0]);
+  };
+}
+std::function<std::vector<Array>(const std::vector<Array>&)> grad(MultiFn f, std::vector<int> argnums) {
+  return [f = std::move(f), argnums = std::move(argnums)](const std::vector<Array>& xs) {
+    return autodiff::value_and_grads(f, xs, argnums, "grad").second;
+  };
+}
+std::function<std::pair<Array, std::vector<Array>>(const std::vector<Array>&)> value_and_grad(MultiFn f,
+                                                                                              std::vector<int> argnums) {
+  return [f = std::move(f), argnums = std::move(argnums)](const std::vector<Array>& xs) {
+    return autodiff::value_and_grads(f, xs, argnums, "value_and_grad");
+  };
+}
+
+namespace {
+std::pair<Array, ArrayMap> map_value_and_grad(const MapFn& f, const ArrayMap& vars, const char* name) {
+  std::vector<std::string> keys;
+  std::vector<Array> xs;
+  for (const auto& [k, v] : vars) keys.push_back(k), xs.push_back(v);
+  auto vg = autodiff::value_and_grads(
+      [&](const std::vector<Array>& v) {
+        ArrayMap m;
+        for (std::size_t i = 0; i < keys.size(); ++i) m.emplace(keys[i], v[i]);
+        return f(m);
+      },
+      xs, autodiff::all_argnums(xs.size()), name);
+  ArrayMap g;
+  for (std::size_t i = 0; i < keys.size(); ++i) g.emplace(keys[i], vg.second[i]);
+  return {vg.first, std::move(g)};
+}
+}  // namespace
+
+std::function<ArrayMap(const ArrayMap&)> grad(MapFn f) {
+  return [f = std::move(f)](const ArrayMap& vars) { return map_value_and_grad(f, vars, "grad").second; };
+}
+ValueAndGrads execute_with_gradients(const MapFn& f, const ArrayMap& variables) {
+  auto [value, grads] = map_value_and_grad(f, variables, "execute_with_gradients");
+  return {value, std::move(grads)};
+}
+
+std::pair<std::vector<Array>, std::vector<Array>> jvp(const ArraysFn& f, const std::vector<Array>& primals,
+                                                      const std::vector<Array>& tangents) {
+  if (tangents.size() != primals.size())
+    throw ValueError("[jvp] got " + std::to_string(tangents.size()) + " tangents for " + std::to_string(primals.size()) +
+                     " primals");
+  for (std::size_t i = 0; i < primals.size(); ++i) {
+    autodiff::check_argument(primals[i], i, "jvp");
+    if (!tangents[i].defined() || !(tangents[i].shape() == primals[i].shape()) || tangents[i].dtype() != primals[i].dtype())
+      throw ValueError("[jvp] tangent " + std::to_string(i) + " must have the primal's shape " + primals[i].shape().str() +
+                       " and dtype " + dtype_name(primals[i].dtype()));
+  }
+  VjpResult first = vjp(f, primals);
+  // u -> vjp_fn(u) is linear in u; its VJP at any u applies the Jacobian to its cotangent.
+  std::vector<Array> u;
+  for (const Array& y : first.outputs) u.push_back(zeros_like(y));
+  for (std::size_t k = 0; k < u.size(); ++k)
+    if (!is_floating(u[k].dtype()))
+      throw TypeError("[jvp] output " + std::to_string(k) + " has dtype " + dtype_name(u[k].dtype()) +
+                      "; forward derivatives need floating-point outputs");
+  VjpResult second = vjp(first.vjp_fn, u);
+  return {first.outputs, second.vjp_fn(tangents)};
+}
+
+std::function<Array(const Array&)> jacrev(ArrayFn f) {
+  return [f = std::move(f)](const Array& x) {
+    autodiff::check_argument(x, 0, "jacrev");
+    VjpResult r = vjp([&](const std::vector<Array>& v) { return std::vector<Array>{f(v[0])}; }, {x});
+    const Array& y = r.outputs[0];
+    std::vector<Array> rows;
+    for (std::int64_t i = 0; i < y.size(); ++i)
+      rows.push_back(r.vjp_fn({autodiff::one_hot(y.shape(), i, y.dtype(), y.backend())})[0]);
+    Shape s = y.shape();
+    for (auto d : x.shape()) s.push_back(d);
+    if (rows.empty()) return zeros(s, x.dtype(), {}, x.backend());
+    return reshape(stack(rows, 0), s);
+  };
+}
+std::function<Array(const Array&)> jacfwd(ArrayFn f) {
+  return [f = std::move(f)](const Array& x) {
+    autodiff::check_argument(x, 0, "jacfwd");
+    ArraysFn g = [&](const std::vector<Array>& v) { return std::vector<Array>{f(v[0])}; };
+    std::vector<Array> cols;
+    Array y;
+    for (std::int64_t j = 0; j < x.size(); ++j) {
+      auto [outs, tans] = jvp(g, {x}, {autodiff::one_hot(x.shape(), j, x.dtype(), x.backend())});
+      y = outs[0];
+      cols.push_back(tans[0]);
+    }
+    if (!y.defined()) y = f(x);
+    Shape s = y.shape();
+    for (auto d : x.shape()) s.push_back(d);
+    if (cols.empty()) return zeros(s, y.dtype(), {}, y.backend());
+    return reshape(stack(cols, -1), s);
+  };
+}
+std::function<Array(const Array&)> hessian(ArrayFn f) { return jacrev(grad(std::move(f))); }
+
+ArraysFn custom_vjp(ArraysFn fwd, CustomBwd bwd) {
+  return [fwd = std::move(fwd), bwd = std::move(bwd)](const std::vector<Array>& xs) {
+    std::vector<autodiff::Tape*> tapes;
+    for (autodiff::Tape* t : autodiff::active_tapes())
+      if (t->tracks_any(xs)) tapes.push_back(t);
+    for (autodiff::Tape* t : tapes) t->pause();
+    std::vector<Array> outs;
+    try {
+      outs = fwd(xs);
+    } catch (...) {
+      for (autodiff::Tape* t : tapes) t->resume();
+      throw;
+    }
+    for (autodiff::Tape* t : tapes) t->resume();
+    for (autodiff::Tape* t : tapes) t->record_custom(xs, outs, bwd);
+    return outs;
+  };
+}
+
+}  // namespace ivy

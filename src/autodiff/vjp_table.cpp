@@ -1,0 +1,46 @@
+// The VJP rule table, indexed by primitive, filled from ops.def: &vjp_rule<op> for every row
+// with kDifferentiable (a missing rule fails the link), nullptr for the others.
+#include "autodiff/rules.hpp"
+
+namespace ivy::autodiff {
+namespace {
+template <OpId op, bool differentiable>
+constexpr VjpRule rule_entry() {
+  if constexpr (differentiable) return &vjp_rule<op>;
+  else return nullptr;
+}
+constexpr VjpRule kRules[] = {
+#define IVY_OP(name, nin, nout, meta, kinds, props, attrs) \
+  rule_entry<OpId::name, ((props) & kDifferentiable) != 0>(),
+#include "ivy/ops.def"
+#undef IVY_OP
+};
+static_assert(sizeof(kRules) / sizeof(kRules[0]) == kNumOps);
+}  // namespace
+
+VjpRule vjp_rule_of(OpId op) { return kRules[static_cast<int>(op)]; }
+
+Array cot_or_zeros(const VjpCall& c, int k) {
+  const Array& g = c.cot[static_cast<std::size_t>(k)];
+  return g.defined() ? g : zeros_like(c.out[static_cast<std::size_t>(k)]);
+}
+
+Array unbroadcast(const Array& x, const Shape& shape) {
+  if (x.shape() == shape) return x;
+  const std::int64_t lead = x.ndim() - static_cast<std::int64_t>(shape.size());
+  Dims axes;
+  for (std::int64_t i = 0; i < x.ndim(); ++i)
+    if (i < lead || (shape[static_cast<std::size_t>(i - lead)] == 1 && x.shape()[static_cast<std::size_t>(i)] != 1))
+      axes.push_back(i);
+  Array s = axes.empty() ? x : sum(x, AxisArg(axes), std::nullopt, true);
+  return reshape(s, shape);
+}
+
+Shape keepdims_shape(const Shape& s, bool has_axes, const Dims& axes) {
+  Shape k = s;
+  for (std::size_t i = 0; i < k.size(); ++i)
+    if (!has_axes || std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(i)) != axes.end()) k[i] = 1;
+  return k;
+}
+
+}  // namespace ivy::autodiff
