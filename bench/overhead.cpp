@@ -61,7 +61,7 @@
 
 // ---------------------------------------------------------------- counting allocator
 // Per thread and not atomic: the benchmarks run on one thread (LibTorch single-threaded),
-// and an atomic increment (~6 ns here) would add to every allocating call it counts.
+// and an atomic increment would add its cost to every allocating call it counts.
 static thread_local long g_allocs = 0;
 void* operator new(std::size_t n) {
   ++g_allocs;
@@ -147,18 +147,17 @@ double median_of(std::vector<double>& v) {
 }
 // Each case runs on kPlacements sets of inputs, round r on set r % kPlacements, every variant
 // of a round on the same set. A case's time can depend on where its buffers fall: for a
-// streaming call at 1e4 elements, inputs 16 bytes off a 32-byte boundary cost the 32-byte
-// loops up to 8 %, and memcpy's speed moves by ~6 % with the page offset of its destination
-// against its source (778..921 ns for 40 KB over a page's 256 16-byte destination offsets,
-// stop 26). One set per case made such rows a lottery on the process's heap
-// (native and ivy allocate their results differently); four sets still left xtensor `roll`
-// between -1.5 and +3.5 % from one process to the next (stop 26). Sixteen sets, each made
+// streaming call at 1e4 elements, inputs 16 bytes off a 32-byte boundary slow the 32-byte
+// loops, and memcpy's speed moves with the page offset of its destination against its
+// source (bench/README.md has the figures). One set per case made such rows a lottery on
+// the process's heap (native and ivy allocate their results differently), and four sets
+// still moved from one process to the next. Sixteen sets, each made
 // after a spacer allocation of a random size (0..4 KB, kept until the case ends, from a
 // generator seeded by the case's name), spread the inputs over the page offsets: the median
 // of the paired ratios over all rounds is the overhead over placements, not at one.
 // Cases of 1e6 elements and more keep one set: their buffers (4 MB and up) come page-aligned
 // from mmap, where placement changes nothing, and four sets of them made the runs' heap
-// churn into fresh pages (page faults: xtensor `log2` at 1e6 went -41 % -> +23 / -21 %).
+// churn into fresh pages (page faults that dominated the rows).
 constexpr int kPlacements = 16;
 constexpr std::int64_t kOnePlacementFrom = 1000000;
 void run_case(benchmark::State& st, const std::vector<Calls>& sets) {
@@ -197,9 +196,9 @@ void run_case(benchmark::State& st, const std::vector<Calls>& sets) {
   std::vector<double> blocks[4];
   long allocs[4] = {0, 0, 0, 0};
   // Long calls (0.5 ms or more: the 100 x 100 decompositions, the slow rows at 1e6): at
-  // --benchmark_min_time=0.1 Google Benchmark stops after a few rounds (ten for svd's 3.4 ms
-  // calls; the 1.2..3.8 % "overheads" of earlier runs' decomposition rows, which the same
-  // at:: call below autograd missed native by as much), and a median of ten rounds is
+  // --benchmark_min_time=0.1 Google Benchmark stops after a few rounds (about ten for the
+  // 100 x 100 svd; the same at:: call below autograd then missed native by as much as the
+  // rows' apparent overheads), and a median of ten rounds is
   // whatever the machine did in that second. Its first probe, one iteration, runs
   // kMinRounds rounds instead (at most about kMaxProbeNs of calls), which passes the minimum
   // time by itself: Google Benchmark sees one long iteration.
@@ -255,7 +254,7 @@ void run_case(benchmark::State& st, const std::vector<Calls>& sets) {
 
 #ifdef IVY_HAS_TORCH
 // ivy's torch kernels run LibTorch below its autograd layers when no input takes part in
-// autograd (backends/torch/torch_backend.cpp, guarded): `bare` is the native call under the
+// autograd (backends/torch/torch_common.hpp, run_on_path): `bare` is the native call under the
 // same guard, so ivy - bare is the ivy layer's own cost and bare - native what skipping
 // autograd saves. Kernels returning views keep the view layer, as there.
 bool torch_view_fn(const std::string& name) {
@@ -479,7 +478,7 @@ void register_xtensor() {
 // strided_slice, slice_update and index_put_flat have no function of their own (x.index()
 // and x.index_put() parse the index and add broadcast_to/reshape/arange dispatches), so
 // their ivy side is the ivy::dispatch call those front ends end in, with x[::2] attrs.
-// Torch natives repeat the kernel's at:: calls (backends/torch/torch_backend.cpp); xtensor
+// Torch natives repeat the kernel's at:: calls (backends/torch/torch_*.cpp); xtensor
 // natives are the xtensor expression or call (Eigen on a column-major copy for linalg, in
 // xt_linalg_native.cpp; Eigen::FFT with a plan made per call, as the kernels do).
 template <class T>

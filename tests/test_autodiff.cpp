@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <functional>
 #include <random>
 #include <string>
@@ -477,6 +478,22 @@ TEST_P(Transforms, ConventionsAtNonSmoothPoints) {
   // non-differentiable primitives carry no gradient: floor, sign, comparisons
   EXPECT_EQ(values(ivy::grad([](const Array& v) { return ivy::sum(ivy::floor(v) + ivy::sign(v)); })(ivy::asarray({1.5}))),
             (std::vector<double>{0.0}));
+}
+
+TEST_P(Transforms, ComplexArraysFollowJaxsConvention) {
+  // grad of |z|^2 = x^2 + y^2 is dL/dx - i dL/dy = 2 conj(z)
+  Array z = ivy::asarray(std::vector<std::complex<double>>{{1.0, 2.0}, {-0.5, 0.25}});
+  Array g = ivy::grad([](const Array& v) { return ivy::sum(ivy::square(ivy::abs(v))); })(z);
+  auto gv = g.to_vector<std::complex<double>>();
+  EXPECT_NEAR(gv[0].real(), 2.0, 1e-12);
+  EXPECT_NEAR(gv[0].imag(), -4.0, 1e-12);
+  EXPECT_NEAR(gv[1].real(), -1.0, 1e-12);
+  EXPECT_NEAR(gv[1].imag(), -0.5, 1e-12);
+  // a holomorphic f: vjp_fn(1) is f'(z); for exp, exp(z)
+  auto r = ivy::vjp([](const std::vector<Array>& v) { return std::vector<Array>{ivy::exp(v[0])}; }, {z});
+  auto d = r.vjp_fn({ivy::ones_like(r.outputs[0])})[0].to_vector<std::complex<double>>();
+  EXPECT_NEAR(std::abs(d[0] - std::exp(std::complex<double>(1.0, 2.0))), 0.0, 1e-12);
+  EXPECT_NEAR(std::abs(d[1] - std::exp(std::complex<double>(-0.5, 0.25))), 0.0, 1e-12);
 }
 
 TEST_P(Transforms, CapturedArraysAreConstants) {

@@ -10,9 +10,9 @@
 // primitives without kDifferentiable in ops.def (comparisons, integer results, indices,
 // floor/ceil/round/sign, random) carry no gradient; abs'(0) = 0; maximum/minimum split a tie
 // evenly between the two operands; where() sends the cotangent only to the selected branch
-// (zero there; see docs/autodiff.md for the NaN trap); a complex cotangent is
-// dL/dRe + i dL/dIm (PyTorch's convention; JAX's is its conjugate), so a holomorphic
-// primitive's rule multiplies the cotangent by the conjugate of its derivative.
+// (zero there; see docs/autodiff.md for the NaN trap); complex arrays follow JAX: a
+// cotangent is dL/dRe - i dL/dIm, so grad of |z|^2 is 2 conj(z) and, for a holomorphic f,
+// vjp_fn(1) is f'(z). (Inside, the rules work with the conjugate, dL/dRe + i dL/dIm.)
 #pragma once
 
 #include <functional>

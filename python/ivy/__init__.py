@@ -35,6 +35,7 @@ from ._api import __all__ as _api_all
 from ._api import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._info import __array_namespace_info__
 from . import linalg, fft
+from ._autodiff import grad, value_and_grad, vjp, jvp, jacrev, jacfwd, hessian, stop_gradient
 from ._helpers import device_arg as _device_arg, dtype_arg as _dtype_arg
 
 __array_api_version__ = "2025.12"
@@ -90,6 +91,7 @@ __all__ = list(_api_all) + [
     "default_float_dtype", "default_int_dtype", "default_complex_dtype",
     "set_default_float_dtype", "set_default_int_dtype",
     "random_uniform", "random_normal", "randint",
+    "grad", "value_and_grad", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "stop_gradient",
     "linalg", "fft", "__array_namespace_info__", "__array_api_version__",
     "e", "inf", "nan", "pi", "newaxis",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -8,6 +8,7 @@
 #include "common.hpp"
 
 namespace ivy_py {
+void bind_autodiff(py::module_& m);  // python/src/autodiff.cpp
 namespace {
 
 using ivy::Array;
@@ -354,5 +355,6 @@ PYBIND11_MODULE(_ivy, m) {
   bind_functions(m);
   bind_linalg_fft(m);
   bind_trace(m);
+  bind_autodiff(m);
   m.attr("kMaxRank") = ivy::kMaxRank;
 }

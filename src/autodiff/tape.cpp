@@ -197,9 +197,16 @@ std::vector<Array> pullback(const Recording& r, const std::vector<Array>& cots, 
     if (cots[k].defined() && !(cots[k].shape() == r.outputs[k].shape()))
       throw ValueError(std::string("[") + name + "] cotangent " + std::to_string(k) + " has shape " + cots[k].shape().str() +
                        ", output " + std::to_string(k) + " has shape " + r.outputs[k].shape().str());
-  std::vector<Array> g = r.tape->backward(r.output_ids, cots, r.primal_ids, release);
-  for (std::size_t i = 0; i < g.size(); ++i)
+  // The API speaks JAX's convention for complex arrays (a cotangent is dL/dRe - i dL/dIm);
+  // the rules use its conjugate, so complex cotangents are conjugated on the way in and out.
+  std::vector<Array> seeds(cots.size());
+  for (std::size_t k = 0; k < cots.size(); ++k)
+    seeds[k] = cots[k].defined() && is_complex(cots[k].dtype()) ? conj(cots[k]) : cots[k];
+  std::vector<Array> g = r.tape->backward(r.output_ids, seeds, r.primal_ids, release);
+  for (std::size_t i = 0; i < g.size(); ++i) {
     if (!g[i].defined()) g[i] = zeros_like(r.primals[i]);
+    else if (is_complex(g[i].dtype())) g[i] = conj(g[i]);
+  }
   return g;
 }
 
