@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <algorithm>
 #include <random>
 #include <string>
 #include <thread>
@@ -92,6 +93,38 @@ void check_against_finite_differences(const Case& c, double tol = 2e-6) {
   }
   auto grads = ivy::grad(ivy::MultiFn(loss), argnums)(c.in);
   ASSERT_EQ(grads.size(), argnums.size());
+  // forward mode (the JVP rules) against reverse mode (the VJP rules): with a random
+  // tangent t on the differentiated inputs, jvp = sum over inputs of <grad, t>
+  {
+    std::vector<Array> tangents;
+    double expected = 0;
+    for (std::size_t i = 0; i < c.in.size(); ++i) {
+      const Array& x = c.in[i];
+      Array t = ivy::asarray(random_array(x.shape(), -1, 1, g), x.dtype(), {}, std::nullopt, x.backend());
+      const auto pos = std::find(argnums.begin(), argnums.end(), static_cast<int>(i));
+      if (pos == argnums.end() || !ivy::is_floating(x.dtype())) {
+        t = ivy::is_floating(x.dtype()) ? ivy::zeros_like(x) : x;
+      } else {
+        expected += ivy::astype(ivy::sum(ivy::multiply(grads[static_cast<std::size_t>(pos - argnums.begin())], t)),
+                                ivy::float64).item<double>();
+      }
+      tangents.push_back(t);
+    }
+    std::vector<Array> primals = c.in;
+    std::vector<int> floating;
+    std::vector<Array> fp, ft;
+    for (std::size_t i = 0; i < primals.size(); ++i)
+      if (ivy::is_floating(primals[i].dtype())) floating.push_back(static_cast<int>(i)), fp.push_back(primals[i]), ft.push_back(tangents[i]);
+    auto [outs, touts] = ivy::jvp(
+        [&](const std::vector<Array>& v) {
+          std::vector<Array> in = c.in;
+          for (std::size_t j = 0; j < floating.size(); ++j) in[static_cast<std::size_t>(floating[j])] = v[j];
+          return std::vector<Array>{loss(in)};
+        },
+        fp, ft);
+    const double got = ivy::astype(touts[0], ivy::float64).item<double>();
+    EXPECT_NEAR(got, expected, tol * 10 * (1 + std::abs(expected))) << c.name << ": jvp against <grad, tangent>";
+  }
   for (std::size_t a = 0; a < argnums.size(); ++a) {
     const std::size_t i = static_cast<std::size_t>(argnums[a]);
     const Array& x = c.in[i];

@@ -60,8 +60,8 @@ struct ValueAndGrads {
 ValueAndGrads execute_with_gradients(const MapFn& f, const ArrayMap& variables);
 
 // ---- forward mode and derived transforms
-// J(primals) @ tangents for every output (computed as the VJP of the VJP: the VJP is linear
-// in its cotangent, so its own VJP applies the Jacobian).
+// The outputs and J(primals) @ tangents for every output, in one forward pass with each
+// primitive's JVP rule. Tangents have their primal's shape and dtype.
 std::pair<std::vector<Array>, std::vector<Array>> jvp(const ArraysFn& f, const std::vector<Array>& primals,
                                                       const std::vector<Array>& tangents);
 // Jacobian of f: R^{shape(x)} -> R^{shape(y)}, of shape shape(y) + shape(x).

@@ -37,6 +37,25 @@ void vjp_rule(const VjpCall& c, std::span<Array> grads);
 // The rule of a primitive (nullptr: not differentiable).
 VjpRule vjp_rule_of(OpId op);
 
+// Forward mode: a JVP rule gets the call and the tangents of its inputs (undefined: zero;
+// at least one is defined) and writes the tangent of each floating output (left undefined:
+// zero). Tangents follow the same dtype rules as the primals: a tangent has its primal's
+// shape and dtype (the forward tracer casts a rule's result to the output's dtype and
+// broadcasts it to the output's shape).
+struct JvpCall {
+  OpId op;
+  std::span<const Array> in;
+  const Attrs& attrs;
+  std::span<const Array> out;
+  std::span<const Array> tan;  // one per input
+};
+using JvpRule = void (*)(const JvpCall& c, std::span<Array> tangents_out);
+template <OpId op>
+void jvp_rule(const JvpCall& c, std::span<Array> out_tangents);
+JvpRule jvp_rule_of(OpId op);
+// The tangent of input i, zeros of that input's shape and dtype when none was given.
+Array tan_or_zeros(const JvpCall& c, int i);
+
 // ---- helpers for rules
 // The cotangent of output k, zeros of that output's shape and dtype when none was given.
 Array cot_or_zeros(const VjpCall& c, int k);
@@ -49,10 +68,13 @@ Shape keepdims_shape(const Shape& s, bool has_axes, const Dims& axes);
 
 // Defines the rule of primitive `op` (inside namespace ivy::autodiff): IVY_VJP(exp) { ... }
 #define IVY_VJP(op) template <> void vjp_rule<OpId::op>(const VjpCall& c, std::span<Array> grads)
+#define IVY_JVP(op) template <> void jvp_rule<OpId::op>(const JvpCall& c, std::span<Array> out_tangents)
 
 // every row declares its specialization, so a rule may be defined in any rules_*.cpp
 namespace ivy::autodiff {
-#define IVY_OP(name, ...) template <> void vjp_rule<OpId::name>(const VjpCall& c, std::span<Array> grads);
+#define IVY_OP(name, ...)                                                         \
+  template <> void vjp_rule<OpId::name>(const VjpCall& c, std::span<Array> grads); \
+  template <> void jvp_rule<OpId::name>(const JvpCall& c, std::span<Array> out_tangents);
 #include "ivy/ops.def"
 #undef IVY_OP
 }  // namespace ivy::autodiff

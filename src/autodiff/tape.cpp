@@ -149,6 +149,56 @@ class Tape final : public DispatchObserver {
   int paused_ = 0;
 };
 
+// Forward mode: while on the thread's observer stack, gives every differentiable primitive
+// call with a tangent on some input the tangents of its outputs, from the primitive's JVP
+// rule. The rule's own calls are not traced by this tracer (they would be tangents of
+// tangents); enclosing tracers and tapes see them, which is what nesting needs.
+class ForwardTrace final : public DispatchObserver {
+ public:
+  void set_tangent(const Array& x, const Array& t) {
+    tangents_[x.impl()] = t;
+    held_.push_back(x);
+  }
+  Array tangent_of(const Array& x) const {
+    auto it = tangents_.find(x.impl());
+    return it == tangents_.end() ? Array() : it->second;
+  }
+  void on_dispatch(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) override {
+    if (paused_) return;
+    const JvpRule rule = jvp_rule_of(op);
+    if (!rule) return;
+    std::vector<Array> tin(in.size());
+    bool any = false;
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (differentiable_dtype(in[i].dtype()) && (tin[i] = tangent_of(in[i])).defined()) any = true;
+    if (!any) return;
+    std::vector<Array> tout(out.size());
+    ++paused_;
+    try {
+      rule(JvpCall{op, in, a, out, tin}, tout);
+    } catch (...) {
+      --paused_;
+      throw;
+    }
+    --paused_;
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      if (!tout[k].defined() || !differentiable_dtype(out[k].dtype())) continue;
+      Array t = tout[k];
+      if (t.dtype() != out[k].dtype()) {
+        if (is_complex(t.dtype()) && !is_complex(out[k].dtype())) t = real(t);
+        if (t.dtype() != out[k].dtype()) t = astype(t, out[k].dtype());
+      }
+      if (!(t.shape() == out[k].shape())) t = broadcast_to(t, out[k].shape());
+      set_tangent(out[k], t);
+    }
+  }
+
+ private:
+  std::unordered_map<const ArrayImpl*, Array> tangents_;
+  std::vector<Array> held_;
+  int paused_ = 0;
+};
+
 namespace {
 // The tapes on this thread's observer stack, innermost first.
 std::vector<Tape*> active_tapes() {
@@ -340,16 +390,25 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp(const ArraysFn& f, const s
       throw ValueError("[jvp] tangent " + std::to_string(i) + " must have the primal's shape " + primals[i].shape().str() +
                        " and dtype " + dtype_name(primals[i].dtype()));
   }
-  VjpResult first = vjp(f, primals);
-  // u -> vjp_fn(u) is linear in u; its VJP at any u applies the Jacobian to its cotangent.
-  std::vector<Array> u;
-  for (const Array& y : first.outputs) u.push_back(zeros_like(y));
-  for (std::size_t k = 0; k < u.size(); ++k)
-    if (!is_floating(u[k].dtype()))
-      throw TypeError("[jvp] output " + std::to_string(k) + " has dtype " + dtype_name(u[k].dtype()) +
-                      "; forward derivatives need floating-point outputs");
-  VjpResult second = vjp(first.vjp_fn, u);
-  return {first.outputs, second.vjp_fn(tangents)};
+  autodiff::ForwardTrace trace;
+  std::vector<Array> xs;
+  for (std::size_t i = 0; i < primals.size(); ++i) {
+    xs.push_back(astype(primals[i], primals[i].dtype(), true));  // f's own copies (see record)
+    trace.set_tangent(xs.back(), tangents[i]);
+  }
+  std::vector<Array> outs;
+  {
+    ObserverScope observing(trace);
+    outs = f(xs);
+  }
+  std::vector<Array> touts;
+  for (std::size_t k = 0; k < outs.size(); ++k) {
+    if (!outs[k].defined())
+      throw ValueError("[jvp] the function returned an undefined array (output " + std::to_string(k) + ")");
+    Array t = trace.tangent_of(outs[k]);
+    touts.push_back(t.defined() ? t : zeros_like(outs[k]));
+  }
+  return {outs, touts};
 }
 
 std::function<Array(const Array&)> jacrev(ArrayFn f) {

@@ -1,5 +1,6 @@
-// The VJP rule table, indexed by primitive, filled from ops.def: &vjp_rule<op> for every row
-// with kDifferentiable (a missing rule fails the link), nullptr for the others.
+// The VJP and JVP rule tables, indexed by primitive, filled from ops.def: &vjp_rule<op> and
+// &jvp_rule<op> for every row with kDifferentiable (a missing rule fails the link), nullptr
+// for the others.
 #include "autodiff/rules.hpp"
 
 namespace ivy::autodiff {
@@ -9,6 +10,11 @@ constexpr VjpRule rule_entry() {
   if constexpr (differentiable) return &vjp_rule<op>;
   else return nullptr;
 }
+template <OpId op, bool differentiable>
+constexpr JvpRule jvp_entry() {
+  if constexpr (differentiable) return &jvp_rule<op>;
+  else return nullptr;
+}
 constexpr VjpRule kRules[] = {
 #define IVY_OP(name, nin, nout, meta, kinds, props, attrs) \
   rule_entry<OpId::name, ((props) & kDifferentiable) != 0>(),
@@ -16,9 +22,22 @@ constexpr VjpRule kRules[] = {
 #undef IVY_OP
 };
 static_assert(sizeof(kRules) / sizeof(kRules[0]) == kNumOps);
+constexpr JvpRule kJvpRules[] = {
+#define IVY_OP(name, nin, nout, meta, kinds, props, attrs) \
+  jvp_entry<OpId::name, ((props) & kDifferentiable) != 0>(),
+#include "ivy/ops.def"
+#undef IVY_OP
+};
+static_assert(sizeof(kJvpRules) / sizeof(kJvpRules[0]) == kNumOps);
 }  // namespace
 
 VjpRule vjp_rule_of(OpId op) { return kRules[static_cast<int>(op)]; }
+JvpRule jvp_rule_of(OpId op) { return kJvpRules[static_cast<int>(op)]; }
+
+Array tan_or_zeros(const JvpCall& c, int i) {
+  const Array& t = c.tan[static_cast<std::size_t>(i)];
+  return t.defined() ? t : zeros_like(c.in[static_cast<std::size_t>(i)]);
+}
 
 Array cot_or_zeros(const VjpCall& c, int k) {
   const Array& g = c.cot[static_cast<std::size_t>(k)];
