@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <thread>
 
 #include "ivy/ivy.hpp"
@@ -200,6 +201,19 @@ TEST(Backends, XtensorIdentityMapsShareTheBuffer) {
 }
 
 // ---------------------------------------------------------------- per-backend behaviour
+// The product of two complex vectors, every complex dtype (LibTorch's dot of complex
+// vectors returned 0 with Debian's build).
+TEST_P(Core, MatmulOfComplexVectors) {
+  for (ivy::DType d : {ivy::complex64, ivy::complex128}) {
+    auto x = ivy::asarray(std::vector<std::complex<double>>{{1, 1}, {2, 2}, {3, 3}}, std::nullopt, d);
+    auto y = ivy::asarray(std::vector<std::complex<double>>{{1, 2}, {0, -1}, {2, 0}}, std::nullopt, d);
+    // (1+i)(1+2i) + (2+2i)(-i) + (3+3i)(2) = (-1+3i) + (2-2i) + (6+6i) = 7+7i
+    auto r = ivy::astype(ivy::matmul(x, y), ivy::complex128).item<std::complex<double>>();
+    EXPECT_EQ(r, std::complex<double>(7, 7)) << ivy::dtype_name(d);
+    EXPECT_EQ(ivy::matmul(x, y).dtype(), d);
+  }
+}
+
 TEST_P(Core, ScalarPromotion) {
   auto x = ivy::asarray({1.0f, 2.0f});
   EXPECT_EQ((x + 2.0).dtype(), ivy::float32);

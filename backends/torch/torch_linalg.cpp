@@ -19,6 +19,10 @@ TORCH_KERNEL(matmul) {
       r = cast(r, d);
     } else if (direct && x1.dim() == 2 && x2.dim() == 2) {
       r = cpu_first::mm(x1, x2);  // what at::matmul calls for two matrices
+    } else if (x1.dim() == 1 && x2.dim() == 1 && is_complex(d)) {
+      // at::matmul of two complex vectors is at::dot, which returns 0 with Debian's LibTorch
+      // (its complex dot BLAS call): the same product as a 1 x n by n x 1 matrix product.
+      r = at::matmul(x1.unsqueeze(0), x2.unsqueeze(1)).reshape({});
     } else {
       r = at::matmul(x1, x2);
     }
