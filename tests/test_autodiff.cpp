@@ -13,6 +13,10 @@
 #include <thread>
 #include <vector>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "ivy/ivy.hpp"
 
 namespace {
@@ -479,6 +483,59 @@ TEST_P(Transforms, HessiansOfClosedForms) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
       EXPECT_NEAR(hlv[static_cast<std::size_t>(3 * i + j)], (i == j ? p[static_cast<std::size_t>(i)] : 0) - p[static_cast<std::size_t>(i)] * p[static_cast<std::size_t>(j)], 1e-12);
+}
+
+TEST_P(Transforms, HessianOfAnMlpLossMatchesPyTorch) {
+  std::ifstream in(std::string(IVY_FIXTURES_DIR) + "/hessian_mlp.json");
+  ASSERT_TRUE(in.good());
+  nlohmann::json j = nlohmann::json::parse(in);
+  auto vec = [&](const char* k) { return j[k].get<std::vector<double>>(); };
+  Array x = ivy::asarray(vec("x"), ivy::Shape{4, 3}, ivy::float64);
+  Array t = ivy::asarray(vec("t"), ivy::Shape{4, 2}, ivy::float64);
+  Array theta = ivy::asarray(vec("theta"), std::nullopt, ivy::float64);
+  // theta = W1 (3, 5), b1 (5), W2 (5, 2), b2 (2), flattened in that order
+  auto loss = [&](const Array& p) {
+    Array w1 = ivy::reshape(p[ivy::Slice(0, 15)], {3, 5}), b1 = p[ivy::Slice(15, 20)];
+    Array w2 = ivy::reshape(p[ivy::Slice(20, 30)], {5, 2}), b2 = p[ivy::Slice(30, 32)];
+    Array h = ivy::tanh(ivy::matmul(x, w1) + b1);
+    return ivy::mean(ivy::square(ivy::matmul(h, w2) + b2 - t));
+  };
+  EXPECT_NEAR(loss(theta).item<double>(), j["loss"].get<double>(), 1e-12);
+  std::vector<double> got = values(ivy::hessian(loss)(theta)), want = vec("hessian");
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-10) << i;
+  // forward over reverse gives the same matrix
+  std::vector<double> fr = values(ivy::jacfwd(ivy::grad(loss))(theta));
+  for (std::size_t i = 0; i < fr.size(); ++i) EXPECT_NEAR(fr[i], want[i], 1e-10) << i;
+}
+
+TEST_P(Transforms, SoftmaxCrossEntropyHessianAndGradInsideVjp) {
+  // CE(z) = logsumexp(z) - z_y: gradient p - e_y, Hessian diag(p) - p p^T
+  Array z = ivy::asarray({0.3, -1.2, 0.8, 0.1});
+  auto ce = [](const Array& v) {
+    Array m = ivy::max(v);
+    return ivy::log(ivy::sum(ivy::exp(v - m))) + m - v[2];
+  };
+  std::vector<double> zv = values(z), p(4);
+  double s = 0;
+  for (double e : zv) s += std::exp(e);
+  for (int i = 0; i < 4; ++i) p[static_cast<std::size_t>(i)] = std::exp(zv[static_cast<std::size_t>(i)]) / s;
+  std::vector<double> g = values(ivy::grad(ce)(z)), h = values(ivy::jacfwd(ivy::jacrev(ce))(z));
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(g[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)] - (i == 2), 1e-12);
+    for (int k = 0; k < 4; ++k)
+      EXPECT_NEAR(h[static_cast<std::size_t>(4 * i + k)],
+                  (i == k ? p[static_cast<std::size_t>(i)] : 0) - p[static_cast<std::size_t>(i)] * p[static_cast<std::size_t>(k)], 1e-12);
+  }
+  // grad inside vjp: the VJP of x -> grad(ce)(x) with cotangent c is H c
+  auto r = ivy::vjp([&](const std::vector<Array>& v) { return std::vector<Array>{ivy::grad(ce)(v[0])}; }, {z});
+  std::vector<double> c{1.0, 0.0, -1.0, 0.5};
+  std::vector<double> hc = values(r.vjp_fn({ivy::asarray(c)})[0]);
+  for (int i = 0; i < 4; ++i) {
+    double want = 0;
+    for (int k = 0; k < 4; ++k) want += h[static_cast<std::size_t>(4 * i + k)] * c[static_cast<std::size_t>(k)];
+    EXPECT_NEAR(hc[static_cast<std::size_t>(i)], want, 1e-12);
+  }
 }
 
 TEST_P(Transforms, ConventionsAtNonSmoothPoints) {
