@@ -584,6 +584,13 @@ TEST_P(Transforms, ComplexArraysFollowJaxsConvention) {
   auto d = r.vjp_fn({ivy::ones_like(r.outputs[0])})[0].to_vector<std::complex<double>>();
   EXPECT_NEAR(std::abs(d[0] - std::exp(std::complex<double>(1.0, 2.0))), 0.0, 1e-12);
   EXPECT_NEAR(std::abs(d[1] - std::exp(std::complex<double>(-0.5, 0.25))), 0.0, 1e-12);
+  // grad with holomorphic: f'(z) of f(z) = z^3 + sin(z) is 3 z^2 + cos(z)
+  auto df = ivy::grad([](const Array& v) { return v * v * v + ivy::sin(v); }, ivy::GradOptions{true});
+  const std::complex<double> z0(0.5, -1.5);
+  auto got = df(ivy::asarray(std::vector<std::complex<double>>{z0}, ivy::Shape{}))
+                 .item<std::complex<double>>();
+  EXPECT_NEAR(std::abs(got - (3.0 * z0 * z0 + std::cos(z0))), 0.0, 1e-12);
+  EXPECT_THROW(ivy::grad([](const Array& v) { return v; }, ivy::GradOptions{true})(ivy::asarray(1.0)), ivy::TypeError);
 }
 
 TEST_P(Transforms, CapturedArraysAreConstants) {

@@ -42,6 +42,11 @@ VjpResult vjp(const ArraysFn& f, const std::vector<Array>& primals);
 
 // Gradient of a function with a 0-d real floating result.
 std::function<Array(const Array&)> grad(ArrayFn f);
+// holomorphic: f maps complex arguments to a 0-d complex result, and grad gives f'(z).
+struct GradOptions {
+  bool holomorphic = false;
+};
+std::function<Array(const Array&)> grad(ArrayFn f, GradOptions options);
 std::function<std::pair<Array, Array>(const Array&)> value_and_grad(ArrayFn f);
 // Several arguments: the gradients for the arguments named by argnums (in that order).
 using MultiFn = std::function<Array(const std::vector<Array>&)>;

@@ -266,24 +266,31 @@ void check_argument(const Array& x, std::size_t i, const char* name) {
     throw TypeError(std::string("[") + name + "] argument " + std::to_string(i) + " has dtype " + dtype_name(x.dtype()) +
                     "; gradients are taken with respect to floating-point arrays only");
 }
-void check_scalar_output(const Array& y, const char* name) {
+void check_scalar_output(const Array& y, bool holomorphic, const char* name) {
   if (!y.defined()) throw ValueError(std::string("[") + name + "] the function returned an undefined array");
   if (y.ndim() != 0)
     throw ValueError(std::string("[") + name + "] the function must return a 0-d array (a scalar), got shape " +
                      y.shape().str());
-  if (!is_real_floating(y.dtype()))
-    throw TypeError(std::string("[") + name + "] the function must return a real floating array, got dtype " +
+  if (holomorphic ? !is_complex(y.dtype()) : !is_real_floating(y.dtype()))
+    throw TypeError(std::string("[") + name + "] the function must return a " +
+                    (holomorphic ? "complex array (holomorphic)" : "real floating array") + ", got dtype " +
                     dtype_name(y.dtype()));
 }
 
 // value and gradients of f at xs for the arguments in argnums
 std::pair<Array, std::vector<Array>> value_and_grads(const MultiFn& f, const std::vector<Array>& xs,
-                                                     const std::vector<int>& argnums, const char* name) {
+                                                     const std::vector<int>& argnums, const char* name,
+                                                     bool holomorphic = false) {
   for (int k : argnums)
     if (k < 0 || static_cast<std::size_t>(k) >= xs.size())
       throw ValueError(std::string("[") + name + "] argnums entry " + std::to_string(k) + " is out of range for " +
                        std::to_string(xs.size()) + " arguments");
-  for (int k : argnums) check_argument(xs[static_cast<std::size_t>(k)], static_cast<std::size_t>(k), name);
+  for (int k : argnums) {
+    check_argument(xs[static_cast<std::size_t>(k)], static_cast<std::size_t>(k), name);
+    if (holomorphic && !is_complex(xs[static_cast<std::size_t>(k)].dtype()))
+      throw TypeError(std::string("[") + name + "] holomorphic differentiation needs complex arguments, argument " +
+                      std::to_string(k) + " has dtype " + dtype_name(xs[static_cast<std::size_t>(k)].dtype()));
+  }
   // only the differentiated arguments are recorded; the others are passed as they are
   std::vector<Array> wrt;
   for (int k : argnums) wrt.push_back(xs[static_cast<std::size_t>(k)]);
@@ -294,7 +301,7 @@ std::pair<Array, std::vector<Array>> value_and_grads(const MultiFn& f, const std
         return std::vector<Array>{f(all)};
       },
       wrt, name);
-  check_scalar_output(r.outputs[0], name);
+  check_scalar_output(r.outputs[0], holomorphic, name);
   std::vector<Array> g = pullback(r, {ones_like(r.outputs[0])}, true, name);
   return {r.outputs[0], std::move(g)};
 }
@@ -332,6 +339,13 @@ VjpResult vjp(const ArraysFn& f, const std::vector<Array>& primals) {
 std::function<Array(const Array&)> grad(ArrayFn f) {
   return [f = std::move(f)](const Array& x) {
     auto vg = autodiff::value_and_grads([&](const std::vector<Array>& v) { return f(v[0]); }, {x}, {0}, "grad");
+    return vg.second[0];
+  };
+}
+std::function<Array(const Array&)> grad(ArrayFn f, GradOptions options) {
+  return [f = std::move(f), options](const Array& x) {
+    auto vg = autodiff::value_and_grads([&](const std::vector<Array>& v) { return f(v[0]); }, {x}, {0}, "grad",
+                                        options.holomorphic);
     return vg.second[0];
   };
 }
