@@ -200,6 +200,20 @@ class ForwardTrace final : public DispatchObserver {
 };
 
 namespace {
+// A new handle for what the function being differentiated sees, distinct from p (so that an
+// array it captures from outside stays a constant). With no observer on this thread's
+// stack, a zero-copy alias of p's buffer where its backend can make one; otherwise a copy
+// through astype, a primitive that enclosing tapes and tracers record (an alias made
+// outside dispatch would cut their chain).
+Array fresh_primal(const Array& p) {
+  if (observer_depth() == 0) {
+    const BackendImpl* be = p.impl()->backend;
+    if (be->data_ptr && be->wrap)
+      if (void* data = be->data_ptr(p)) return be->wrap(data, p.shape(), p.dtype(), p.impl_ptr());
+  }
+  return astype(p, p.dtype(), true);
+}
+
 // The tapes on this thread's observer stack, innermost first.
 std::vector<Tape*> active_tapes() {
   std::vector<Tape*> tapes;
@@ -208,8 +222,7 @@ std::vector<Tape*> active_tapes() {
   return tapes;
 }
 
-// Runs f on fresh copies of the primals, recorded on a new tape. The copies are what f
-// sees, so an array f captures from outside stays a constant even when it is a primal.
+// Runs f on fresh handles of the primals (fresh_primal), recorded on a new tape.
 struct Recording {
   std::shared_ptr<Tape> tape = std::make_shared<Tape>();
   std::vector<Array> primals;
@@ -222,7 +235,7 @@ Recording record(const ArraysFn& f, const std::vector<Array>& primals, const cha
   for (std::size_t i = 0; i < primals.size(); ++i) {
     const Array& p = primals[i];
     if (!p.defined()) throw ValueError(std::string("[") + name + "] argument " + std::to_string(i) + " is undefined");
-    Array x = astype(p, p.dtype(), true);
+    Array x = fresh_primal(p);
     r.primal_ids.push_back(differentiable_dtype(x.dtype()) ? r.tape->track(x) : -1);
     r.primals.push_back(x);
   }
@@ -407,7 +420,7 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp(const ArraysFn& f, const s
   autodiff::ForwardTrace trace;
   std::vector<Array> xs;
   for (std::size_t i = 0; i < primals.size(); ++i) {
-    xs.push_back(astype(primals[i], primals[i].dtype(), true));  // f's own copies (see record)
+    xs.push_back(autodiff::fresh_primal(primals[i]));  // f's own handles (see record)
     trace.set_tangent(xs.back(), tangents[i]);
   }
   std::vector<Array> outs;
