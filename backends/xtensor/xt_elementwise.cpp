@@ -47,6 +47,70 @@ Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode,
     each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
   return out;
 }
+// Broadcasting operands whose shapes split into an outer part and an inner block in which
+// each operand is either whole (the output's trailing dims) or one value (all 1s), e.g. a
+// matrix minus its row maxima (n, m) - (n, 1): the contiguous loops of loop2 once per block,
+// in place of xtensor's broadcasting stepper. False (nothing done) when the shapes do not
+// split that way or the blocks are short.
+template <class U, class T, bool Wide = false, class F>
+bool blocked2(const Shape& s, DType d, const Array& x1, const Array& x2, F f, Array& out) {
+  const std::size_t r = s.size();
+  if (r == 0 || x1.ndim() > static_cast<std::int64_t>(r) || x2.ndim() > static_cast<std::int64_t>(r)) return false;
+  // each operand's shape left-padded to rank r
+  auto padded = [r](const Shape& a) {
+    Shape p;
+    for (std::size_t i = a.size(); i < r; ++i) p.push_back(1);
+    for (auto v : a) p.push_back(v);
+    return p;
+  };
+  const Shape p1 = padded(x1.shape()), p2 = padded(x2.shape());
+  // the inner block: the longest run of trailing dims where each operand is whole or all 1s
+  std::size_t k = r;
+  bool whole1 = true, ones1 = true, whole2 = true, ones2 = true;
+  while (k > 0) {
+    const std::size_t i = k - 1;
+    const bool w1 = whole1 && p1[i] == s[i], o1 = ones1 && p1[i] == 1;
+    const bool w2 = whole2 && p2[i] == s[i], o2 = ones2 && p2[i] == 1;
+    if (!(w1 || o1) || !(w2 || o2) || (!w1 && !w2)) break;
+    whole1 = w1, ones1 = o1 && !w1, whole2 = w2, ones2 = o2 && !w2;
+    --k;
+  }
+  std::int64_t inner = 1;
+  for (std::size_t i = k; i < r; ++i) inner *= s[i];
+  if (k == r || inner < 16) return false;
+  const int mode = whole1 && whole2 ? 0 : whole1 ? 1 : 2;
+  // outer strides of each operand in elements (0 along its broadcast dims)
+  std::int64_t st1[kMaxRank], st2[kMaxRank];
+  std::int64_t a1 = whole1 ? inner : 1, a2 = whole2 ? inner : 1;
+  for (std::size_t i = k; i-- > 0;) {
+    st1[i] = p1[i] == 1 ? 0 : a1;
+    st2[i] = p2[i] == 1 ? 0 : a2;
+    a1 *= p1[i];
+    a2 *= p2[i];
+  }
+  out = alloc(s, d);
+  U* o = ptr<U>(out);
+  const T* b1 = ptr<T>(x1);
+  const T* b2 = ptr<T>(x2);
+  auto g = [f](T a, T b, unsigned char&) { return f(a, b); };
+  std::int64_t idx[kMaxRank] = {};
+  std::int64_t off1 = 0, off2 = 0;
+  const std::int64_t blocks = s.numel() / inner;
+  for (std::int64_t blk = 0; blk < blocks; ++blk) {
+    if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
+      cpu::loops::each2_best<unsigned char, Wide>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
+    else
+      each2<unsigned char>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
+    // next outer index (row-major), carrying the operands' offsets along
+    for (std::size_t i = k; i-- > 0;) {
+      off1 += st1[i], off2 += st2[i];
+      if (++idx[i] < s[i]) break;
+      off1 -= st1[i] * s[i], off2 -= st2[i] * s[i];
+      idx[i] = 0;
+    }
+  }
+  return true;
+}
 // Which loop a binary function can use (-1: broadcasting, take xtensor's path).
 inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
   const bool f1 = x1.shape() == s, f2 = x2.shape() == s;
@@ -416,7 +480,7 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
       int mode = loop_mode(x1, x2, spec[0].shape);                                                  \
       if (mode >= 0)                                                                                \
         out[0] = loop2<U, T, WIDE>(spec[0].shape, spec[0].dtype, x1, x2, mode, f);                  \
-      else                                                                                          \
+      else if (!blocked2<U, T, WIDE>(spec[0].shape, spec[0].dtype, x1, x2, f, out[0]))              \
         out[0] = eval<U>(spec[0].shape, spec[0].dtype,                                              \
                          xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));        \
     });                                                                                             \

@@ -952,3 +952,25 @@ def test_reciprocal_special_values_bitwise(backend, dtype):
         x = np.array(F_SPECIAL * 3 + [5e-324, 2.0 ** -127, 3e38, -0.1], dtype=np.float64).astype(t)
         assert_bits_equal(to_np(ivy.reciprocal(ivy.asarray(x))), np.reciprocal(x))
         assert_bits_equal(to_np(ivy.reciprocal(ivy.asarray(np.repeat(x, 2))[::2])), np.reciprocal(x))
+
+
+# Broadcasting shapes that split into an outer part and an inner block where each operand is
+# whole or a single value (the xtensor backend's blocked loops), and shapes that do not.
+BLOCKED_SHAPES = [((300, 200), (300, 1)), ((4, 1, 32), (1, 5, 32)), ((2, 3, 40), (40,)), ((2, 1, 40), (3, 40)),
+                  ((7, 20), (7, 1)), ((3, 2, 17), (3, 1, 1)), ((1, 64), (5, 64)), ((2, 3, 4, 20), (3, 1, 20)),
+                  ((5, 3), (5, 1)), ((2, 0, 20), (1, 20))]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.complex128])
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "maximum"])
+def test_broadcasting_blocks_equal_numpy(backend, op, dtype):
+    if op == "maximum" and dtype == np.complex128:
+        pytest.skip("maximum takes real operands")
+    rng = np.random.default_rng(7)
+    for a, b in BLOCKED_SHAPES:
+        x = (rng.standard_normal(a) * 5).astype(dtype)
+        y = (rng.standard_normal(b) * 5).astype(dtype)
+        for p, q in ((x, y), (y, x)):
+            r = to_np(getattr(ivy, op)(ivy.asarray(p), ivy.asarray(q)))
+            e = getattr(np, op)(p, q)
+            assert r.shape == e.shape and np.array_equal(r, e), (op, p.shape, q.shape, dtype)
