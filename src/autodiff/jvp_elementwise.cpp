@@ -8,13 +8,11 @@
 // broadcast shape; the forward tracer broadcasts and casts it to the output.
 #include <numbers>
 
+#include "autodiff/rule_helpers.hpp"
 #include "autodiff/rules.hpp"
 
 namespace ivy::autodiff {
 namespace {
-
-// conj(a) for complex a, a itself otherwise (no primitive recorded on real paths).
-Array cj(const Array& a) { return is_complex(a.dtype()) ? conj(a) : a; }
 
 // a + b where either may be undefined (zero); undefined when both are.
 Array plus(const Array& a, const Array& b) {
@@ -22,9 +20,6 @@ Array plus(const Array& a, const Array& b) {
   if (!b.defined()) return a;
   return add(a, b);
 }
-
-// a / where(den == 0, 1, den): 0 (not NaN) where den and a are both 0.
-Array safe_div(const Array& a, const Array& den) { return divide(a, where(equal(den, 0), 1, den)); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 // Every rule is ivy code on the arrays' backend, so enclosing tapes and tracers record it.
 #include <algorithm>
 
+#include "autodiff/rule_helpers.hpp"
 #include "autodiff/rules.hpp"
 
 namespace ivy::autodiff {
@@ -16,9 +17,6 @@ namespace {
 
 // Tangents exist only for floating outputs: nothing to do for an integer or bool result.
 bool floating_out(const JvpCall& c) { return is_floating(c.out[0].dtype()); }
-
-// A 0-d zero of a's dtype on a's backend and device.
-Array zero_like0(const Array& a) { return zeros(Shape{}, a.dtype(), a.device(), a.backend()); }
 
 // a in dtype d (the real part first for complex a and real d).
 Array to_dtype(Array a, DType d) {
@@ -31,71 +29,6 @@ Array to_dtype(Array a, DType d) {
 void linear_unary(const JvpCall& c, std::span<Array> out_tangents) {
   if (!floating_out(c) || !c.tan[0].defined()) return;
   out_tangents[0] = dispatch(c.op, c.tan[0], c.attrs);
-}
-
-// a[start:stop] along `axis` (every other axis whole).
-Array slice_axis(const Array& a, std::int64_t axis, std::int64_t start, std::int64_t stop) {
-  Attrs at;
-  attr::slice w(at);
-  for (std::int64_t d = 0; d < a.ndim(); ++d) {
-    w.start.push_back(d == axis ? start : 0);
-    w.stop.push_back(d == axis ? stop : a.shape()[static_cast<std::size_t>(d)]);
-    w.step.push_back(1);
-  }
-  return dispatch(OpId::strided_slice, a, at);
-}
-
-// The reduced axes of a reduction view (every axis when it has none).
-Dims reduced_axes(std::int64_t rank, bool has_axes, const Dims& axes) {
-  if (has_axes) return axes;
-  Dims a;
-  for (std::int64_t i = 0; i < rank; ++i) a.push_back(i);
-  return a;
-}
-AxisArg axis_arg(bool has_axes, const Dims& axes) { return has_axes ? AxisArg(axes) : AxisArg(); }
-// How many elements of x each reduced output element covers.
-std::int64_t reduced_count(const Array& x, bool has_axes, const Dims& axes) {
-  std::int64_t n = 1;
-  for (auto ax : reduced_axes(x.ndim(), has_axes, axes)) n *= x.shape()[static_cast<std::size_t>(ax)];
-  return n;
-}
-// A reduction's output re-expanded to x's shape.
-Array expand_reduced(const Array& g, const Array& x, bool has_axes, const Dims& axes) {
-  return broadcast_to(reshape(g, keepdims_shape(x.shape(), has_axes, axes)), x.shape());
-}
-
-// Exclusive products along the last axis from the left and from the right: their product is,
-// at each position, the product of every other element of the axis (exact with zeros).
-Array product_of_others_last(const Array& xr) {
-  const std::int64_t ax = xr.ndim() - 1, k = xr.shape()[static_cast<std::size_t>(ax)];
-  Array left = slice_axis(cumulative_prod(xr, ax, std::nullopt, true), ax, 0, k);
-  Array right = flip(slice_axis(cumulative_prod(flip(xr, AxisArg(ax)), ax, std::nullopt, true), ax, 0, k), AxisArg(ax));
-  return multiply(left, right);
-}
-
-// At each element of x, the product of the other elements of its reduced block (x's shape):
-// the reduced axes moved last and merged, then product_of_others_last.
-Array product_of_others(const Array& x, bool has_axes, const Dims& axes) {
-  const Dims red = reduced_axes(x.ndim(), has_axes, axes);
-  Dims perm;
-  Shape ps;
-  std::int64_t k = 1;
-  for (std::int64_t d = 0; d < x.ndim(); ++d)
-    if (std::find(red.begin(), red.end(), d) == red.end()) perm.push_back(d), ps.push_back(x.shape()[static_cast<std::size_t>(d)]);
-  Shape rs = ps;
-  for (auto d : red) perm.push_back(d), ps.push_back(x.shape()[static_cast<std::size_t>(d)]), k *= x.shape()[static_cast<std::size_t>(d)];
-  rs.push_back(k);
-  bool identity = true;
-  for (std::size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<std::int64_t>(i);
-  Array xp = identity ? x : permute_dims(x, perm);
-  Array others = reshape(product_of_others_last(reshape(xp, rs)), ps);
-  if (!identity) {
-    Dims inv;
-    inv.resize(perm.size());
-    for (std::size_t i = 0; i < perm.size(); ++i) inv[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
-    others = permute_dims(others, inv);
-  }
-  return others;
 }
 
 // The inclusive scan of the affine recurrence s_i = a_i s_{i-1} + b_i (s_{-1} = 0) along

@@ -8,13 +8,12 @@
 #include <complex>
 #include <numbers>
 
+#include "autodiff/rule_helpers.hpp"
 #include "autodiff/rules.hpp"
 
 namespace ivy::autodiff {
 namespace {
 
-// conj(a) for complex a, a itself otherwise (no primitive recorded on real paths).
-Array cj(const Array& a) { return is_complex(a.dtype()) ? conj(a) : a; }
 // g * conj(d): the cotangent through a holomorphic function with derivative d.
 Array through(const Array& g, const Array& d) { return multiply(g, cj(d)); }
 // g / conj(d)
@@ -28,10 +27,6 @@ const Array* cot_if_needed(const VjpCall& c) {
     if (w) return &c.cot[0];
   return nullptr;
 }
-
-// a / where(den == 0, 1, den): a quotient that is 0 (not NaN) where den and a are both 0,
-// and whose own derivative stays finite there.
-Array safe_div(const Array& a, const Array& den) { return divide(a, where(equal(den, 0), 1, den)); }
 
 }  // namespace
 

@@ -11,46 +11,18 @@
 #include <complex>
 #include <vector>
 
+#include "autodiff/rule_helpers.hpp"
 #include "autodiff/rules.hpp"
 
 namespace ivy::autodiff {
 namespace {
 
-Array cj(const Array& x) { return is_complex(x.dtype()) ? conj(x) : x; }
-// conjugate transpose of the last two axes
-Array mH(const Array& x) { return matrix_transpose(cj(x)); }
-Array sym(const Array& x) { return multiply(add(x, mH(x)), Scalar(0.5)); }
-Array eye_as(std::int64_t n, DType d, const Array& like) { return eye(n, std::nullopt, 0, d, like.device(), like.backend()); }
 // a batch of scalars (...) as (..., 1, 1), to scale matrices
 Array as_mat(const Array& b) {
   Shape s = b.shape();
   s.push_back(1);
   s.push_back(1);
   return reshape(b, s);
-}
-// (..., n) -> (..., n, n) with v on the diagonal
-Array diag_embed(const Array& v) {
-  return multiply(expand_dims(v, -1), eye_as(v.shape().back(), real_of(v.dtype()), v));
-}
-Array diag_of(const Array& x) { return linalg::diagonal(x, 0); }
-// F_ij = 1/(w_j - w_i) off the diagonal, 0 on it (inf where eigenvalues coincide)
-Array inv_gaps(const Array& w) {
-  Array e = subtract(expand_dims(w, -2), expand_dims(w, -1));
-  Array I = eye_as(w.shape().back(), real_of(w.dtype()), w);
-  return subtract(reciprocal(add(e, I)), I);
-}
-Array add_opt(const Array& acc, const Array& t) { return acc.defined() ? add(acc, t) : t; }
-// x[..., :, start:stop]
-Array slice_last(const Array& x, std::int64_t start, std::int64_t stop) {
-  Attrs a;
-  attr::slice v(a);
-  for (std::int64_t i = 0; i < x.ndim(); ++i) {
-    bool last = i == x.ndim() - 1;
-    v.start.push_back(last ? start : 0);
-    v.stop.push_back(last ? stop : x.shape()[i]);
-    v.step.push_back(1);
-  }
-  return dispatch(OpId::strided_slice, x, a);
 }
 // x cropped (from the end) or zero-padded (at the end) along `axes` to target's extents there
 Array fit_extents(const Array& x, const Dims& axes, const Shape& target) {

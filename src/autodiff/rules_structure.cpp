@@ -13,16 +13,11 @@
 // host: every rule is ivy code on the arrays' backend, recorded by enclosing tapes.
 #include <algorithm>
 
+#include "autodiff/rule_helpers.hpp"
 #include "autodiff/rules.hpp"
 
 namespace ivy::autodiff {
 namespace {
-
-// conj(a) for complex a, a itself otherwise (no primitive recorded on real paths).
-Array cj(const Array& a) { return is_complex(a.dtype()) ? conj(a) : a; }
-
-// A 0-d zero of a's dtype on a's backend and device.
-Array zero_like0(const Array& a) { return zeros(Shape{}, a.dtype(), a.device(), a.backend()); }
 
 // arange(n) as int64 on a's backend and device.
 Array iota(std::int64_t n, const Array& a) {
@@ -33,37 +28,6 @@ Shape ones_shape(std::int64_t rank) {
   Shape s;
   s.resize(static_cast<std::size_t>(rank), 1);
   return s;
-}
-
-// a[start:stop] along `axis` (every other axis whole).
-Array slice_axis(const Array& a, std::int64_t axis, std::int64_t start, std::int64_t stop) {
-  Attrs at;
-  attr::slice w(at);
-  for (std::int64_t d = 0; d < a.ndim(); ++d) {
-    w.start.push_back(d == axis ? start : 0);
-    w.stop.push_back(d == axis ? stop : a.shape()[static_cast<std::size_t>(d)]);
-    w.step.push_back(1);
-  }
-  return dispatch(OpId::strided_slice, a, at);
-}
-
-// The reduced axes of a reduction view (every axis when it has none).
-Dims reduced_axes(std::int64_t rank, bool has_axes, const Dims& axes) {
-  if (has_axes) return axes;
-  Dims a;
-  for (std::int64_t i = 0; i < rank; ++i) a.push_back(i);
-  return a;
-}
-AxisArg axis_arg(bool has_axes, const Dims& axes) { return has_axes ? AxisArg(axes) : AxisArg(); }
-// How many elements of x each reduced output element covers.
-std::int64_t reduced_count(const Array& x, bool has_axes, const Dims& axes) {
-  std::int64_t n = 1;
-  for (auto ax : reduced_axes(x.ndim(), has_axes, axes)) n *= x.shape()[static_cast<std::size_t>(ax)];
-  return n;
-}
-// A reduction's output (or its cotangent) re-expanded to x's shape.
-Array expand_reduced(const Array& g, const Array& x, bool has_axes, const Dims& axes) {
-  return broadcast_to(reshape(g, keepdims_shape(x.shape(), has_axes, axes)), x.shape());
 }
 
 // sum_{j >= i} a_j along `axis`.
@@ -102,15 +66,6 @@ Array segment_sum(Array G, const Array& seg, std::int64_t n, std::int64_t axis, 
   Shape bn = ones_shape(G.ndim());
   bn[static_cast<std::size_t>(axis)] = n;
   return where(reshape(greater(hi, lo), bn), last, Scalar(0));
-}
-
-// Exclusive products along the last axis from the left and from the right: their product is,
-// at each position, the product of every other element of the axis (exact with zeros).
-Array product_of_others_last(const Array& xr) {
-  const std::int64_t ax = xr.ndim() - 1, k = xr.shape()[static_cast<std::size_t>(ax)];
-  Array left = slice_axis(cumulative_prod(xr, ax, std::nullopt, true), ax, 0, k);
-  Array right = flip(slice_axis(cumulative_prod(flip(xr, AxisArg(ax)), ax, std::nullopt, true), ax, 0, k), AxisArg(ax));
-  return multiply(left, right);
 }
 
 }  // namespace
@@ -353,25 +308,7 @@ IVY_VJP(prod) {
   const auto p = attr::reduce_acc(c.attrs);
   const Array& x = c.in[0];
   if (x.size() == 0) return;
-  const Dims red = reduced_axes(x.ndim(), p.has_axes, p.axes);
-  Dims perm;
-  Shape ps;
-  std::int64_t k = 1;
-  for (std::int64_t d = 0; d < x.ndim(); ++d)
-    if (std::find(red.begin(), red.end(), d) == red.end()) perm.push_back(d), ps.push_back(x.shape()[static_cast<std::size_t>(d)]);
-  Shape rs = ps;
-  for (auto d : red) perm.push_back(d), ps.push_back(x.shape()[static_cast<std::size_t>(d)]), k *= x.shape()[static_cast<std::size_t>(d)];
-  rs.push_back(k);
-  bool identity = true;
-  for (std::size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<std::int64_t>(i);
-  Array xp = identity ? x : permute_dims(x, perm);
-  Array others = reshape(product_of_others_last(reshape(xp, rs)), ps);
-  if (!identity) {
-    Dims inv;
-    inv.resize(perm.size());
-    for (std::size_t i = 0; i < perm.size(); ++i) inv[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
-    others = permute_dims(others, inv);
-  }
+  Array others = product_of_others(x, p.has_axes, p.axes);
   grads[0] = multiply(expand_reduced(c.cot[0], x, p.has_axes, p.axes), cj(others));
 }
 namespace {
