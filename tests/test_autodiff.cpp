@@ -628,6 +628,42 @@ TEST_P(Transforms, ErrorsNameTheTransform) {
   EXPECT_EQ(message([&] { ivy::grad([](const Array&) { return Array(); })(x); }).rfind("[grad] the function returned an undefined", 0), 0u);
   EXPECT_EQ(message([&] { ivy::grad([](const Array& v) { return ivy::sum(v) > 0.0; })(x); }).rfind("[grad] the function must return a real floating", 0), 0u);
   EXPECT_EQ(message([&] { ivy::jvp([](const std::vector<Array>& v) { return v; }, {x}, {}); }).rfind("[jvp]", 0), 0u);
+  // vjp: a cotangent of the wrong count or shape
+  auto r = ivy::vjp([](const std::vector<Array>& v) { return std::vector<Array>{v[0] * 2.0}; }, {x});
+  EXPECT_EQ(message([&] { r.vjp_fn({}); }).rfind("[vjp] expected 1 cotangents, got 0", 0), 0u);
+  EXPECT_EQ(message([&] { r.vjp_fn({ivy::asarray({1.0, 2.0, 3.0})}); }).rfind("[vjp] cotangent 0 has shape (3,), output 0 has shape (2,)", 0), 0u);
+  EXPECT_EQ(message([&] { ivy::vjp([](const std::vector<Array>& v) { return v; }, {Array()}); }).rfind("[vjp] argument 0 is undefined", 0), 0u);
+  // jacobians, hessian and execute_with_gradients of integer arguments
+  auto ident = [](const Array& v) { return v; };
+  EXPECT_EQ(message([&] { ivy::jacrev(ident)(ivy::asarray({1, 2})); }).rfind("[jacrev] argument 0 has dtype int", 0), 0u);
+  EXPECT_EQ(message([&] { ivy::jacfwd(ident)(ivy::asarray({1, 2})); }).rfind("[jacfwd] argument 0 has dtype int", 0), 0u);
+  EXPECT_EQ(message([&] { ivy::hessian([](const Array& v) { return ivy::sum(v); })(ivy::asarray({1, 2})); })
+                .rfind("[hessian] argument 0 has dtype int", 0),
+            0u);
+  EXPECT_EQ(message([&] {
+              ivy::execute_with_gradients([](const ivy::ArrayMap& m) { return ivy::sum(m.at("w")); },
+                                          {{"w", ivy::asarray({1, 2})}});
+            }).rfind("[execute_with_gradients] argument 0 has dtype int", 0),
+            0u);
+  // jvp: a tangent of the wrong shape
+  EXPECT_EQ(message([&] { ivy::jvp([](const std::vector<Array>& v) { return v; }, {x}, {ivy::asarray({1.0})}); })
+                .rfind("[jvp] tangent 0 must have the primal's shape", 0),
+            0u);
+  // custom_vjp: a backward function returning the wrong number of cotangents
+  ivy::ArraysFn bad = ivy::custom_vjp([](const std::vector<Array>& v) { return std::vector<Array>{v[0] * v[0]}; },
+                                      [](const std::vector<Array>&, const std::vector<Array>&, const std::vector<Array>&) {
+                                        return std::vector<Array>{};
+                                      });
+  EXPECT_EQ(message([&] { ivy::grad([&](const Array& v) { return ivy::sum(bad({v})[0]); })(x); })
+                .rfind("[custom_vjp] the backward function returned 0 cotangents for 1 inputs", 0),
+            0u);
+  // a throwing forward function leaves no tape paused or on the stack
+  ivy::ArraysFn throws = ivy::custom_vjp([](const std::vector<Array>&) -> std::vector<Array> { throw ivy::ValueError("[f] no"); },
+                                         [](const std::vector<Array>&, const std::vector<Array>&, const std::vector<Array>& c) { return c; });
+  EXPECT_EQ(message([&] { ivy::grad([&](const Array& v) { return ivy::sum(throws({v})[0]); })(x); }), "[f] no");
+  EXPECT_EQ(ivy::observer_depth(), 0);
+  EXPECT_EQ(values(ivy::grad([](const Array& v) { return ivy::sum(v * v); })(x)), (std::vector<double>{2.0, 4.0}));
+  EXPECT_EQ(message([&] { ivy::stop_gradient(Array()); }).rfind("[stop_gradient] got an undefined array", 0), 0u);
 }
 
 TEST_P(Transforms, ThreadsDifferentiateIndependently) {

@@ -15,6 +15,19 @@ namespace {
 
 bool differentiable_dtype(DType d) { return is_floating(d); }
 
+// Raises a pause counter for its lifetime (the counter's owner ignores calls while it is
+// nonzero), also when the paused code throws.
+class Paused {
+ public:
+  explicit Paused(int& counter) : counter_(counter) { ++counter_; }
+  ~Paused() { --counter_; }
+  Paused(const Paused&) = delete;
+  Paused& operator=(const Paused&) = delete;
+
+ private:
+  int& counter_;
+};
+
 // Fits a rule's cotangent to its primal: summed over broadcast axes, cast to its dtype.
 Array fit(Array g, const Array& x, const char* op) {
   if (!(g.shape() == x.shape())) {
@@ -101,8 +114,7 @@ class Tape final : public DispatchObserver {
     return result;
   }
 
-  void pause() { ++paused_; }
-  void resume() { --paused_; }
+  int& pause_counter() { return paused_; }
 
  private:
   struct Node {
@@ -173,14 +185,10 @@ class ForwardTrace final : public DispatchObserver {
       if (differentiable_dtype(in[i].dtype()) && (tin[i] = tangent_of(in[i])).defined()) any = true;
     if (!any) return;
     std::vector<Array> tout(out.size());
-    ++paused_;
-    try {
+    {
+      Paused hidden(paused_);
       rule(JvpCall{op, in, a, out, tin}, tout);
-    } catch (...) {
-      --paused_;
-      throw;
     }
-    --paused_;
     for (std::size_t k = 0; k < out.size(); ++k) {
       if (!tout[k].defined() || !differentiable_dtype(out[k].dtype())) continue;
       Array t = tout[k];
@@ -470,22 +478,24 @@ std::function<Array(const Array&)> jacfwd(ArrayFn f) {
     return reshape(stack(cols, -1), s);
   };
 }
-std::function<Array(const Array&)> hessian(ArrayFn f) { return jacrev(grad(std::move(f))); }
+std::function<Array(const Array&)> hessian(ArrayFn f) {
+  return [h = jacrev(grad(std::move(f)))](const Array& x) {
+    autodiff::check_argument(x, 0, "hessian");
+    return h(x);
+  };
+}
 
 ArraysFn custom_vjp(ArraysFn fwd, CustomBwd bwd) {
   return [fwd = std::move(fwd), bwd = std::move(bwd)](const std::vector<Array>& xs) {
     std::vector<autodiff::Tape*> tapes;
     for (autodiff::Tape* t : autodiff::active_tapes())
       if (t->tracks_any(xs)) tapes.push_back(t);
-    for (autodiff::Tape* t : tapes) t->pause();
     std::vector<Array> outs;
-    try {
+    {
+      std::vector<std::unique_ptr<autodiff::Paused>> paused;
+      for (autodiff::Tape* t : tapes) paused.push_back(std::make_unique<autodiff::Paused>(t->pause_counter()));
       outs = fwd(xs);
-    } catch (...) {
-      for (autodiff::Tape* t : tapes) t->resume();
-      throw;
     }
-    for (autodiff::Tape* t : tapes) t->resume();
     for (autodiff::Tape* t : tapes) t->record_custom(xs, outs, bwd);
     return outs;
   };
