@@ -1056,6 +1056,107 @@ def differentiable_ops(ops_def):
     return rows
 
 
+# --------------------------------------------------------------------------- neural-network kernels
+def conv_attrs(d, strides, lo, hi, dil, groups, spatial=()):
+    return {"strides": list(strides), "padding": list(lo) + list(hi), "dilations": list(dil), "groups": groups,
+            "spatial": list(spatial)}
+
+
+def torch_conv(d, x, w, strides, lo, hi, dil, groups):
+    """conv as ivy defines it: zeros lo before / hi after each spatial axis, then torch's conv."""
+    pads = []
+    for i in reversed(range(d)):
+        pads += [lo[i], hi[i]]
+    f = {1: torch.nn.functional.conv1d, 2: torch.nn.functional.conv2d, 3: torch.nn.functional.conv3d}[d]
+    return f(torch.nn.functional.pad(x, pads), w, None, list(strides), 0, list(dil), groups)
+
+
+def gen_nn():
+    F = torch.nn.functional
+    # scatter_add_flat(x, positions, values): repeated positions add up
+    for dt in (F64, F32):
+        pos = np.array([1, 5, 1, 11, 7, 5], dtype=np.int64)
+        add_case("scatter_add_flat %s (3,4) pos=%s" % (SHORT[np.dtype(dt)], pos.tolist()), "scatter_add_flat", "none",
+                 {}, [uni((3, 4), dt), pos, uni((6,), dt)],
+                 lambda a, p, v: a.reshape(-1).index_put((p,), v, accumulate=True).reshape(a.shape))
+    add_case("scatter_add_flat f64 (2,3) broadcast value ()", "scatter_add_flat", "none", {},
+             [uni((2, 3), F64), np.array([0, 4, 0], dtype=np.int64), uni((), F64)],
+             lambda a, p, v: a.reshape(-1).index_put((p,), v.expand(3), accumulate=True).reshape(a.shape))
+
+    # (name, x shape, w shape, strides, pad before, pad after, dilations, groups)
+    convs = [
+        ("1d", (2, 3, 7), (4, 3, 3), (1,), (0,), (0,), (1,), 1),
+        ("1d stride2 pad(1,2) dil2", (2, 2, 9), (3, 2, 3), (2,), (1,), (2,), (2,), 1),
+        ("2d", (2, 3, 6, 5), (4, 3, 3, 3), (1, 1), (1, 1), (1, 1), (1, 1), 1),
+        ("2d stride(2,1) pad(0,1)/(1,2)", (1, 2, 7, 6), (3, 2, 3, 2), (2, 1), (0, 1), (1, 2), (1, 1), 1),
+        ("2d groups2 dil(1,2)", (2, 4, 6, 7), (6, 2, 2, 3), (1, 1), (1, 0), (1, 0), (1, 2), 2),
+        ("2d depthwise", (2, 3, 5, 5), (6, 1, 3, 3), (2, 2), (1, 1), (1, 1), (1, 1), 3),
+        ("2d 1x1", (2, 4, 3, 3), (5, 4, 1, 1), (1, 1), (0, 0), (0, 0), (1, 1), 1),
+        ("3d", (1, 2, 4, 5, 4), (3, 2, 2, 3, 2), (1, 2, 1), (1, 0, 1), (0, 1, 1), (1, 1, 2), 1),
+        ("2d empty batch", (0, 2, 5, 5), (3, 2, 3, 3), (1, 1), (0, 0), (0, 0), (1, 1), 1),
+    ]
+    for name, xs, ws, st, lo, hi, dil, g in convs:
+        d = len(xs) - 2
+        for dt in (F64, F32):
+            if dt == F32 and name not in ("2d", "3d"):
+                continue
+            add_case("conv %s %s x%s w%s" % (name, SHORT[np.dtype(dt)], sh(xs), sh(ws)), "conv", "conv",
+                     conv_attrs(d, st, lo, hi, dil, g), [uni(xs, dt), uni(ws, dt)],
+                     lambda x, w, d=d, st=st, lo=lo, hi=hi, dil=dil, g=g: torch_conv(d, x, w, st, lo, hi, dil, g))
+        # the adjoints, defined through torch's autograd of the same conv (create_graph keeps
+        # them differentiable): conv_transpose(y, w) = d<conv(x, w), y>/dx,
+        # conv_weight_grad(x, gy) = d<conv(x, w), gy>/dw
+        if xs[0] == 0:
+            continue
+        ys = tuple(torch_conv(d, torch.zeros(xs, dtype=torch.float64), torch.zeros(ws, dtype=torch.float64),
+                              st, lo, hi, dil, g).shape)
+
+        def conv_t(y, w, d=d, st=st, lo=lo, hi=hi, dil=dil, g=g, xs=xs):
+            with torch.enable_grad():  # also under output_specs' no_grad
+                x0 = torch.zeros(xs, dtype=y.dtype, requires_grad=True)
+                (gx,) = torch.autograd.grad(torch_conv(d, x0, w, st, lo, hi, dil, g), [x0], grad_outputs=[y],
+                                            create_graph=True)
+            return gx
+
+        def conv_wg(x, gy, d=d, st=st, lo=lo, hi=hi, dil=dil, g=g, ws=ws):
+            with torch.enable_grad():
+                w0 = torch.zeros(ws, dtype=x.dtype, requires_grad=True)
+                (gw,) = torch.autograd.grad(torch_conv(d, x, w0, st, lo, hi, dil, g), [w0], grad_outputs=[gy],
+                                            create_graph=True)
+            return gw
+
+        add_case("conv_transpose %s f64 y%s w%s" % (name, sh(ys), sh(ws)), "conv_transpose", "conv",
+                 conv_attrs(d, st, lo, hi, dil, g, xs[2:]), [uni(ys, F64), uni(ws, F64)], conv_t)
+        add_case("conv_weight_grad %s f64 x%s gy%s" % (name, sh(xs), sh(ys)), "conv_weight_grad", "conv",
+                 conv_attrs(d, st, lo, hi, dil, g, ws[2:]), [uni(xs, F64), uni(ys, F64)], conv_wg)
+
+    # max_pool(x) -> (maxima, flat positions in x); the positions carry no gradient
+    def torch_max_pool(x, d, k, st, lo, hi, dil):
+        pads = []
+        for i in reversed(range(d)):
+            pads += [lo[i], hi[i]]
+        f = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[d]
+        v = f(F.pad(x, pads, value=-math.inf), list(k), list(st), 0, list(dil))
+        return v, torch.zeros(v.shape, dtype=torch.int64)
+    pools = [
+        ("1d k3 s2", (2, 3, 9), (3,), (2,), (0,), (0,), (1,)),
+        ("2d k2", (2, 3, 6, 6), (2, 2), (2, 2), (0, 0), (0, 0), (1, 1)),
+        ("2d k3 s2 pad1 overlapping", (1, 2, 7, 6), (3, 3), (2, 2), (1, 1), (1, 1), (1, 1)),
+        ("2d k(2,3) s1 pad(0,1)/(1,0) dil(2,1)", (2, 2, 6, 5), (2, 3), (1, 1), (0, 1), (1, 0), (2, 1)),
+        ("3d k2", (1, 2, 4, 4, 6), (2, 2, 2), (2, 2, 2), (0, 0, 0), (0, 0, 0), (1, 1, 1)),
+    ]
+    for name, xs, k, st, lo, hi, dil in pools:
+        d = len(xs) - 2
+        for dt in (F64, F32):
+            if dt == F32 and name != "2d k2":
+                continue
+            add_case("max_pool %s %s x%s" % (name, SHORT[np.dtype(dt)], sh(xs)), "max_pool", "pool",
+                     {"window": list(k), "strides": list(st), "padding": list(lo) + list(hi), "dilations": list(dil)},
+                     [uni(xs, dt)],
+                     lambda x, d=d, k=k, st=st, lo=lo, hi=hi, dil=dil: torch_max_pool(x, d, k, st, lo, hi, dil),
+                     specs=[LIN, None])
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -1074,6 +1175,7 @@ def main():
     gen_triangle_diagonal()
     gen_linalg()
     gen_fft()
+    gen_nn()
 
     covered = {c["op"] for c in CASES}
     rows = differentiable_ops(os.path.join(here, "..", "include", "ivy", "ops.def"))

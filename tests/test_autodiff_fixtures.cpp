@@ -267,6 +267,23 @@ const std::map<std::string, AttrFill>& attr_table() {
          set(j, "norm", v.norm);
          set(j, "inverse", v.inverse);
        }},
+      {"conv",
+       [](const json& j, Attrs& a) {
+         ivy::attr::conv v(a);
+         set(j, "strides", v.strides);
+         set(j, "padding", v.padding);
+         set(j, "dilations", v.dilations);
+         set(j, "groups", v.groups);
+         set(j, "spatial", v.spatial);
+       }},
+      {"pool",
+       [](const json& j, Attrs& a) {
+         ivy::attr::pool v(a);
+         set(j, "window", v.window);
+         set(j, "strides", v.strides);
+         set(j, "padding", v.padding);
+         set(j, "dilations", v.dilations);
+       }},
   };
   return t;
 }

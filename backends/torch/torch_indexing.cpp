@@ -80,4 +80,17 @@ TORCH_KERNEL(index_put_flat) {
   });
 }
 
+// index_put_ with accumulate: repeated positions add up
+TORCH_KERNEL(scatter_add_flat) {
+  run_kernel("scatter_add", in, n, [&](bool) {
+    at::Tensor r = tensor_of(in[0]).clone().reshape({-1});
+    at::Tensor idx = norm_index(tensor_of(in[1]), r.numel());
+    if (idx.numel() > 0 && (idx.min().item<int64_t>() < 0 || idx.max().item<int64_t>() >= r.numel()))
+      throw IndexError("[scatter_add] a position is out of bounds for " + std::to_string(r.numel()) +
+                       " elements (backend torch)");
+    r.index_put_({idx}, input_as(in[2], spec[0].dtype)->expand(idx.sizes()), true);
+    out[0] = make_array(r.reshape(ref(spec[0].shape)), spec[0].dtype);
+  });
+}
+
 }  // namespace ivy::torch_backend

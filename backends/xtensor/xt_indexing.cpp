@@ -215,4 +215,30 @@ XT_KERNEL(index_put_flat) {
   }
 }
 
+// A copy of x with each value added at its flat position (repeated positions accumulate in
+// order); the value is one element or one per position.
+XT_KERNEL(scatter_add_flat) {
+  out[0] = contiguous_copy(in[0]);
+  Array keep;
+  const std::int64_t* ip = i64_data(in[1], &keep);
+  const std::int64_t m = in[1].size(), total = in[0].size();
+  for (std::int64_t j = 0; j < m; ++j) check_index(ip[j], total, "scatter_add");
+  const As v_as(in[2], in[0].dtype());
+  const Array& v = *v_as;
+  const std::int64_t vstep = v.size() == 1 ? 0 : 1;
+  visit(in[0].dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      throw TypeError("[scatter_add] bool arrays are not supported (backend xtensor)");
+    } else {
+      T* dst = ptr<T>(out[0]);
+      const T* src = ptr<T>(v);
+      for (std::int64_t j = 0; j < m; ++j) {
+        const std::int64_t k = ip[j] < 0 ? ip[j] + total : ip[j];
+        dst[k] = static_cast<T>(dst[k] + src[j * vstep]);
+      }
+    }
+  });
+}
+
 }  // namespace ivy::xtensor_backend

@@ -376,6 +376,144 @@ int infer_index_put(const char* op, const Array* in, int, const Attrs&, OutSpec*
   return one(out, in[0].shape(), in[0].dtype());
 }
 
+// ---- neural-network kernels
+namespace {
+// The spatial rank of a channels-first array [N, C, *S] (1 to 3 spatial axes).
+std::int64_t spatial_rank(const char* op, const Array& x, const char* what) {
+  if (x.ndim() < 3 || x.ndim() > 5)
+    throw ValueError(P(op) + what + " must have shape [N, C, *spatial] with 1 to 3 spatial axes, got shape " +
+                     x.shape().str());
+  return x.ndim() - 2;
+}
+void need_per_axis(const char* op, const char* name, const Dims& v, std::int64_t d, std::int64_t min) {
+  if (static_cast<std::int64_t>(v.size()) != d)
+    throw ValueError(P(op) + name + " " + v.str() + " must have one entry per spatial axis (" + std::to_string(d) + ")");
+  for (auto e : v)
+    if (e < min)
+      throw ValueError(P(op) + name + " " + v.str() + " must be >= " + std::to_string(min) + " on every axis");
+}
+// The output length of a window of `k` taps dilated by `dil` sliding with `stride` over
+// `len` elements padded by lo and hi; an error when the window does not fit once.
+std::int64_t window_count(const char* op, std::int64_t len, std::int64_t lo, std::int64_t hi, std::int64_t k,
+                          std::int64_t dil, std::int64_t stride, std::int64_t axis) {
+  const std::int64_t span = dil * (k - 1) + 1, padded = len + lo + hi;
+  if (padded < span)
+    throw ValueError(P(op) + "the window spans " + std::to_string(span) + " elements on spatial axis " +
+                     std::to_string(axis) + ", more than its " + std::to_string(len) + " elements padded to " +
+                     std::to_string(padded));
+  return (padded - span) / stride + 1;
+}
+// padding: d entries before, then d after, none negative
+void need_padding(const char* op, const Dims& v, std::int64_t d) {
+  if (static_cast<std::int64_t>(v.size()) != 2 * d)
+    throw ValueError(P(op) + "padding " + v.str() + " must list the padding before each of the " + std::to_string(d) +
+                     " spatial axes, then after each");
+  for (auto e : v)
+    if (e < 0) throw ValueError(P(op) + "padding " + v.str() + " must be >= 0 on every axis");
+}
+template <class ConvView>
+void check_conv_attrs(const char* op, const ConvView& p, std::int64_t d) {
+  need_per_axis(op, "strides", p.strides, d, 1);
+  need_per_axis(op, "dilations", p.dilations, d, 1);
+  need_padding(op, p.padding, d);
+  if (p.groups < 1) throw ValueError(P(op) + "groups must be >= 1, got " + std::to_string(p.groups));
+}
+void need_same_dtype(const char* op, const Array& a, const Array& b) {
+  if (a.dtype() != b.dtype())
+    throw TypeError(P(op) + "operands must have one dtype, got " + dtype_name(a.dtype()) + " and " + dtype_name(b.dtype()));
+}
+// [N, C, *S] convolved with [O, C/groups, *K]: the result's shape (checks channels and groups).
+template <class ConvView>
+Shape conv_result(const char* op, const Shape& xs, const Shape& ws, const ConvView& p) {
+  const std::int64_t d = static_cast<std::int64_t>(xs.size()) - 2;
+  const std::int64_t c = xs[1], o = ws[0];
+  if (c % p.groups != 0 || o % p.groups != 0)
+    throw ValueError(P(op) + "groups " + std::to_string(p.groups) + " must divide the input channels " +
+                     std::to_string(c) + " and the output channels " + std::to_string(o));
+  if (ws[1] * p.groups != c)
+    throw ValueError(P(op) + "weight of shape " + ws.str() + " expects " + std::to_string(ws[1] * p.groups) +
+                     " input channels (" + std::to_string(ws[1]) + " per group, " + std::to_string(p.groups) +
+                     " groups), the input " + xs.str() + " has " + std::to_string(c));
+  Shape r{xs[0], o};
+  for (std::int64_t i = 0; i < d; ++i)
+    r.push_back(window_count(op, xs[2 + i], p.padding[i], p.padding[d + i], ws[2 + i], p.dilations[i], p.strides[i], i));
+  return r;
+}
+}  // namespace
+
+int infer_conv(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
+  const auto p = attr::conv(a);
+  const std::int64_t d = spatial_rank(op, in[0], "the input");
+  if (in[1].ndim() != in[0].ndim())
+    throw ValueError(P(op) + "weight of shape " + in[1].shape().str() + " must have the input's rank (input " +
+                     in[0].shape().str() + ")");
+  need_same_dtype(op, in[0], in[1]);
+  check_conv_attrs(op, p, d);
+  if (!p.spatial.empty()) throw ValueError(P(op) + "takes no spatial sizes, got " + p.spatial.str());
+  return one(out, conv_result(op, in[0].shape(), in[1].shape(), p), in[0].dtype());
+}
+int infer_conv_transpose(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
+  const auto p = attr::conv(a);
+  const Array &y = in[0], &w = in[1];
+  const std::int64_t d = spatial_rank(op, y, "the input");
+  if (w.ndim() != y.ndim())
+    throw ValueError(P(op) + "weight of shape " + w.shape().str() + " must have the input's rank (input " +
+                     y.shape().str() + ")");
+  need_same_dtype(op, y, w);
+  check_conv_attrs(op, p, d);
+  need_per_axis(op, "spatial", p.spatial, d, 0);
+  if (y.shape()[1] != w.shape()[0])
+    throw ValueError(P(op) + "input of shape " + y.shape().str() + " has " + std::to_string(y.shape()[1]) +
+                     " channels, the weight " + w.shape().str() + " expects " + std::to_string(w.shape()[0]));
+  Shape r{y.shape()[0], w.shape()[1] * p.groups};
+  for (auto e : p.spatial) r.push_back(e);
+  Shape fwd = conv_result(op, r, w.shape(), p);  // the conv this is the adjoint of maps r back to y
+  if (!(fwd == y.shape()))
+    throw ValueError(P(op) + "a result of shape " + r.str() + " convolves to " + fwd.str() + ", not to the input's " +
+                     y.shape().str());
+  return one(out, r, y.dtype());
+}
+int infer_conv_weight_grad(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
+  const auto p = attr::conv(a);
+  const Array &x = in[0], &gy = in[1];
+  const std::int64_t d = spatial_rank(op, x, "the input");
+  if (gy.ndim() != x.ndim())
+    throw ValueError(P(op) + "output gradient of shape " + gy.shape().str() + " must have the input's rank (input " +
+                     x.shape().str() + ")");
+  need_same_dtype(op, x, gy);
+  check_conv_attrs(op, p, d);
+  need_per_axis(op, "spatial", p.spatial, d, 1);
+  if (x.shape()[1] % p.groups != 0)
+    throw ValueError(P(op) + "groups " + std::to_string(p.groups) + " must divide the input channels " +
+                     std::to_string(x.shape()[1]));
+  Shape r{gy.shape()[1], x.shape()[1] / p.groups};
+  for (auto e : p.spatial) r.push_back(e);
+  Shape fwd = conv_result(op, x.shape(), r, p);
+  if (!(fwd == gy.shape()))
+    throw ValueError(P(op) + "the input " + x.shape().str() + " convolved with a weight " + r.str() + " gives " +
+                     fwd.str() + ", not the output gradient's " + gy.shape().str());
+  return one(out, r, x.dtype());
+}
+int infer_max_pool(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
+  const auto p = attr::pool(a);
+  const Array& x = in[0];
+  const std::int64_t d = spatial_rank(op, x, "the input");
+  need_per_axis(op, "window", p.window, d, 1);
+  need_per_axis(op, "strides", p.strides, d, 1);
+  need_per_axis(op, "dilations", p.dilations, d, 1);
+  need_padding(op, p.padding, d);
+  Shape r{x.shape()[0], x.shape()[1]};
+  for (std::int64_t i = 0; i < d; ++i) {
+    if (p.padding[i] >= p.dilations[i] * (p.window[i] - 1) + 1)
+      throw ValueError(P(op) + "padding " + p.padding.str() + " before each axis must be smaller than the window span on spatial axis " +
+                       std::to_string(i) + " (a window of padding alone has no maximum)");
+    r.push_back(window_count(op, x.shape()[2 + i], p.padding[i], p.padding[d + i], p.window[i], p.dilations[i], p.strides[i], i));
+  }
+  out[0] = {r, x.dtype(), true};
+  out[1] = {r, int64, true};
+  return 2;
+}
+
 // ---- searching, sorting, sets
 int infer_argreduce(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
   const auto p = attr::argreduce(a);

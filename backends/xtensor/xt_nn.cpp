@@ -1,0 +1,308 @@
+// xtensor backend: the neural-network kernels (conv, conv_transpose, conv_weight_grad,
+// max_pool) over channels-first arrays with 1 to 3 spatial axes.
+//
+// Convolutions are im2col + Eigen GEMM per sample and channel group: the input patches of a
+// sample form a [C/groups * K, P] matrix (K taps per kernel, P output positions), and
+// out[O/groups, P] = w[O/groups, C/groups * K] * cols. conv_transpose multiplies by w's
+// transpose and scatters the columns back (col2im); conv_weight_grad accumulates gy * cols^T
+// over the batch. A 1x1 kernel with unit strides and no padding uses the input as cols.
+// Every spatial rank runs as rank 3, the missing leading axes of size 1.
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "xt_common.hpp"
+
+namespace ivy::xtensor_backend {
+namespace {
+
+using Index = std::int64_t;
+template <class T> using RMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T> using Map = Eigen::Map<RMat<T>>;
+template <class T> using CMap = Eigen::Map<const RMat<T>>;
+
+// One convolution's geometry, spatial axes padded to three (leading axes of size 1).
+struct Geometry {
+  Index n = 0, c = 0, o = 0, groups = 1;
+  Index s[3] = {1, 1, 1};    // input spatial sizes
+  Index k[3] = {1, 1, 1};    // kernel taps
+  Index out[3] = {1, 1, 1};  // output spatial sizes
+  Index stride[3] = {1, 1, 1}, lo[3] = {0, 0, 0}, dil[3] = {1, 1, 1};
+  Index cg() const { return c / groups; }
+  Index og() const { return o / groups; }
+  Index in_plane() const { return s[0] * s[1] * s[2]; }
+  Index taps() const { return k[0] * k[1] * k[2]; }
+  Index positions() const { return out[0] * out[1] * out[2]; }
+  // cols is the input itself: one tap, unit strides, no padding
+  bool direct() const {
+    for (int i = 0; i < 3; ++i)
+      if (k[i] != 1 || stride[i] != 1 || lo[i] != 0 || out[i] != s[i]) return false;
+    return true;
+  }
+};
+
+// x [N, C, *S], w [O, C/groups, *K], y [N, O, *S'] and the attributes.
+Geometry geometry(const Shape& x, const Shape& w, const Shape& y, const Attrs& a) {
+  const auto p = attr::conv(a);
+  Geometry g;
+  const int d = static_cast<int>(x.size()) - 2, off = 3 - d;
+  g.n = x[0];
+  g.c = x[1];
+  g.o = w[0];
+  g.groups = p.groups;
+  for (int i = 0; i < d; ++i) {
+    g.s[off + i] = x[2 + i];
+    g.k[off + i] = w[2 + i];
+    g.out[off + i] = y[2 + i];
+    g.stride[off + i] = p.strides[i];
+    g.lo[off + i] = p.padding[i];
+    g.dil[off + i] = p.dilations[i];
+  }
+  return g;
+}
+
+// The output positions o in [0, n_out) whose tap at offset `off` lands inside [0, len):
+// o * stride + off in [0, len).
+inline void valid_range(Index off, Index stride, Index len, Index n_out, Index* first, Index* last) {
+  Index f = off >= 0 ? 0 : (-off + stride - 1) / stride;
+  Index l = len - 1 - off < 0 ? 0 : (len - 1 - off) / stride + 1;
+  *first = std::min(f, n_out);
+  *last = std::max(*first, std::min(l, n_out));
+}
+
+// cols [cg * taps, P] from one sample-group image [cg, S0, S1, S2] (zeros where taps fall in
+// the padding).
+template <class T>
+void im2col(const Geometry& g, const T* img, T* cols) {
+  const Index P = g.positions();
+  Index row = 0;
+  for (Index c = 0; c < g.cg(); ++c)
+    for (Index k0 = 0; k0 < g.k[0]; ++k0)
+      for (Index k1 = 0; k1 < g.k[1]; ++k1)
+        for (Index k2 = 0; k2 < g.k[2]; ++k2, ++row) {
+          T* dst = cols + row * P;
+          const Index off0 = k0 * g.dil[0] - g.lo[0], off1 = k1 * g.dil[1] - g.lo[1], off2 = k2 * g.dil[2] - g.lo[2];
+          Index a2, b2;
+          valid_range(off2, g.stride[2], g.s[2], g.out[2], &a2, &b2);
+          for (Index o0 = 0; o0 < g.out[0]; ++o0) {
+            const Index i0 = o0 * g.stride[0] + off0;
+            for (Index o1 = 0; o1 < g.out[1]; ++o1) {
+              T* d = dst + (o0 * g.out[1] + o1) * g.out[2];
+              const Index i1 = o1 * g.stride[1] + off1;
+              if (i0 < 0 || i0 >= g.s[0] || i1 < 0 || i1 >= g.s[1]) {
+                std::fill(d, d + g.out[2], T(0));
+                continue;
+              }
+              const T* src = img + ((c * g.s[0] + i0) * g.s[1] + i1) * g.s[2];
+              std::fill(d, d + a2, T(0));
+              if (g.stride[2] == 1) {
+                if (b2 > a2) std::memcpy(d + a2, src + a2 + off2, static_cast<std::size_t>(b2 - a2) * sizeof(T));
+              } else {
+                for (Index o2 = a2; o2 < b2; ++o2) d[o2] = src[o2 * g.stride[2] + off2];
+              }
+              std::fill(d + b2, d + g.out[2], T(0));
+            }
+          }
+        }
+}
+
+// The adjoint of im2col: adds every column entry back into the image (which it does not clear).
+template <class T>
+void col2im(const Geometry& g, const T* cols, T* img) {
+  const Index P = g.positions();
+  Index row = 0;
+  for (Index c = 0; c < g.cg(); ++c)
+    for (Index k0 = 0; k0 < g.k[0]; ++k0)
+      for (Index k1 = 0; k1 < g.k[1]; ++k1)
+        for (Index k2 = 0; k2 < g.k[2]; ++k2, ++row) {
+          const T* src = cols + row * P;
+          const Index off0 = k0 * g.dil[0] - g.lo[0], off1 = k1 * g.dil[1] - g.lo[1], off2 = k2 * g.dil[2] - g.lo[2];
+          Index a2, b2;
+          valid_range(off2, g.stride[2], g.s[2], g.out[2], &a2, &b2);
+          for (Index o0 = 0; o0 < g.out[0]; ++o0) {
+            const Index i0 = o0 * g.stride[0] + off0;
+            if (i0 < 0 || i0 >= g.s[0]) continue;
+            for (Index o1 = 0; o1 < g.out[1]; ++o1) {
+              const Index i1 = o1 * g.stride[1] + off1;
+              if (i1 < 0 || i1 >= g.s[1]) continue;
+              const T* s = src + (o0 * g.out[1] + o1) * g.out[2];
+              T* dst = img + ((c * g.s[0] + i0) * g.s[1] + i1) * g.s[2];
+              for (Index o2 = a2; o2 < b2; ++o2) dst[o2 * g.stride[2] + off2] += s[o2];
+            }
+          }
+        }
+}
+
+template <class F>
+void visit_real(const char* op, DType d, F&& f) {
+  if (d == float32) return f(Tag<float>{});
+  if (d == float64) return f(Tag<double>{});
+  throw TypeError(std::string("[") + op + "] expects float32 or float64 arrays, got " + dtype_name(d) +
+                  " (backend xtensor)");
+}
+
+Array zeroed(const Shape& s, DType d) {
+  Array r = alloc(s, d);
+  if (r.size()) std::memset(raw(r), 0, static_cast<std::size_t>(r.size()) * itemsize(d));
+  return r;
+}
+
+}  // namespace
+
+XT_KERNEL(conv) {
+  const Array &x = in[0], &w = in[1];
+  const Geometry g = geometry(x.shape(), w.shape(), spec[0].shape, a);
+  out[0] = alloc(spec[0].shape, spec[0].dtype);
+  if (out[0].size() == 0) return;
+  if (g.cg() * g.taps() == 0) {  // a sum over nothing
+    std::memset(raw(out[0]), 0, static_cast<std::size_t>(out[0].size()) * itemsize(spec[0].dtype));
+    return;
+  }
+  visit_real("conv", spec[0].dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const Index P = g.positions(), rows = g.cg() * g.taps();
+    const bool direct = g.direct();
+    std::vector<T> cols(direct ? 0 : static_cast<std::size_t>(rows * P));
+    const T* px = ptr<T>(x);
+    const T* pw = ptr<T>(w);
+    T* py = ptr<T>(out[0]);
+    for (Index n = 0; n < g.n; ++n)
+      for (Index gr = 0; gr < g.groups; ++gr) {
+        const T* img = px + (n * g.c + gr * g.cg()) * g.in_plane();
+        if (!direct) im2col(g, img, cols.data());
+        CMap<T> C(direct ? img : cols.data(), rows, P);
+        CMap<T> W(pw + gr * g.og() * rows, g.og(), rows);
+        Map<T> Y(py + (n * g.o + gr * g.og()) * P, g.og(), P);
+        Y.noalias() = W * C;
+      }
+  });
+}
+
+XT_KERNEL(conv_transpose) {
+  const Array &gy = in[0], &w = in[1];
+  const Geometry g = geometry(spec[0].shape, w.shape(), gy.shape(), a);
+  out[0] = zeroed(spec[0].shape, spec[0].dtype);
+  if (out[0].size() == 0 || gy.size() == 0) return;
+  visit_real("conv_transpose", spec[0].dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const Index P = g.positions(), rows = g.cg() * g.taps();
+    const bool direct = g.direct();
+    std::vector<T> cols(direct ? 0 : static_cast<std::size_t>(rows * P));
+    const T* pg = ptr<T>(gy);
+    const T* pw = ptr<T>(w);
+    T* px = ptr<T>(out[0]);
+    for (Index n = 0; n < g.n; ++n)
+      for (Index gr = 0; gr < g.groups; ++gr) {
+        T* img = px + (n * g.c + gr * g.cg()) * g.in_plane();
+        CMap<T> W(pw + gr * g.og() * rows, g.og(), rows);
+        CMap<T> G(pg + (n * g.o + gr * g.og()) * P, g.og(), P);
+        if (direct) {
+          Map<T>(img, rows, P).noalias() = W.transpose() * G;
+        } else {
+          Map<T>(cols.data(), rows, P).noalias() = W.transpose() * G;
+          col2im(g, cols.data(), img);
+        }
+      }
+  });
+}
+
+XT_KERNEL(conv_weight_grad) {
+  const Array &x = in[0], &gy = in[1];
+  const Geometry g = geometry(x.shape(), spec[0].shape, gy.shape(), a);
+  out[0] = zeroed(spec[0].shape, spec[0].dtype);
+  if (out[0].size() == 0 || gy.size() == 0) return;
+  visit_real("conv_weight_grad", spec[0].dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const Index P = g.positions(), rows = g.cg() * g.taps();
+    const bool direct = g.direct();
+    std::vector<T> cols(direct ? 0 : static_cast<std::size_t>(rows * P));
+    const T* px = ptr<T>(x);
+    const T* pg = ptr<T>(gy);
+    T* pw = ptr<T>(out[0]);
+    for (Index n = 0; n < g.n; ++n)
+      for (Index gr = 0; gr < g.groups; ++gr) {
+        const T* img = px + (n * g.c + gr * g.cg()) * g.in_plane();
+        if (!direct) im2col(g, img, cols.data());
+        CMap<T> C(direct ? img : cols.data(), rows, P);
+        CMap<T> G(pg + (n * g.o + gr * g.og()) * P, g.og(), P);
+        Map<T>(pw + gr * g.og() * rows, g.og(), rows).noalias() += G * C.transpose();
+      }
+  });
+}
+
+// Window maxima over [N, C, *S]; a NaN in a window wins (as in torch); ties keep the first.
+// Positions are flat indices into x.
+XT_KERNEL(max_pool) {
+  const Array& x = in[0];
+  const auto p = attr::pool(a);
+  const int d = static_cast<int>(x.ndim()) - 2, off = 3 - d;
+  Index s[3] = {1, 1, 1}, k[3] = {1, 1, 1}, o[3] = {1, 1, 1}, st[3] = {1, 1, 1}, lo[3] = {0, 0, 0}, dl[3] = {1, 1, 1};
+  for (int i = 0; i < d; ++i) {
+    s[off + i] = x.shape()[2 + i];
+    k[off + i] = p.window[i];
+    o[off + i] = spec[0].shape[2 + i];
+    st[off + i] = p.strides[i];
+    lo[off + i] = p.padding[i];
+    dl[off + i] = p.dilations[i];
+  }
+  out[0] = alloc(spec[0].shape, spec[0].dtype);
+  out[1] = alloc(spec[1].shape, int64);
+  const Index planes = x.shape()[0] * x.shape()[1], plane = s[0] * s[1] * s[2];
+  visit(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool> || is_cplx_v<T>) {
+      throw TypeError(std::string("[max_pool] expects a real numeric array, got ") + dtype_name(x.dtype()) +
+                      " (backend xtensor)");
+    } else {
+      const T* px = ptr<T>(x);
+      T* pv = ptr<T>(out[0]);
+      std::int64_t* pi = ptr<std::int64_t>(out[1]);
+      for (Index pl = 0; pl < planes; ++pl) {
+        const T* img = px + pl * plane;
+        for (Index o0 = 0; o0 < o[0]; ++o0)
+          for (Index o1 = 0; o1 < o[1]; ++o1)
+            for (Index o2 = 0; o2 < o[2]; ++o2) {
+              bool found = false;
+              T best{};
+              Index at = 0;
+              for (Index k0 = 0; k0 < k[0]; ++k0) {
+                const Index i0 = o0 * st[0] - lo[0] + k0 * dl[0];
+                if (i0 < 0 || i0 >= s[0]) continue;
+                for (Index k1 = 0; k1 < k[1]; ++k1) {
+                  const Index i1 = o1 * st[1] - lo[1] + k1 * dl[1];
+                  if (i1 < 0 || i1 >= s[1]) continue;
+                  for (Index k2 = 0; k2 < k[2]; ++k2) {
+                    const Index i2 = o2 * st[2] - lo[2] + k2 * dl[2];
+                    if (i2 < 0 || i2 >= s[2]) continue;
+                    const Index pos = (i0 * s[1] + i1) * s[2] + i2;
+                    const T v = img[pos];
+                    bool take = !found || v > best;
+                    if constexpr (std::is_floating_point_v<T>) take = take || (std::isnan(v) && !std::isnan(best));
+                    if (take) {
+                      best = v;
+                      at = pos;
+                      found = true;
+                    }
+                  }
+                }
+              }
+              // a window of padding alone (only with padding after the input): the lowest
+              // value, at the plane's first element
+              if (!found) {
+                if constexpr (std::is_floating_point_v<T>) best = -std::numeric_limits<T>::infinity();
+                else best = std::numeric_limits<T>::lowest();
+              }
+              *pv++ = best;
+              *pi++ = pl * plane + at;
+            }
+      }
+    }
+  });
+}
+
+}  // namespace ivy::xtensor_backend

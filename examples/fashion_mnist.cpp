@@ -1,0 +1,235 @@
+// The main job: a small CNN trained on Fashion-MNIST with ivy's nn layer and Adam, on the
+// backend named by --backend (the same code on every backend), then evaluated on the test
+// set and checkpointed. Ends with the line "test accuracy: 0.XXXX".
+//
+// Data: Debian's dataset-fashion-mnist package (IDX files, gzip-compressed, read with zlib).
+// Model: two conv(3x3, same) - batch norm - ReLU - max pool(2) blocks (16 and 32 channels)
+// and a linear head; cross-entropy loss.
+#include <unistd.h>
+#include <zlib.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ivy/nn.hpp"
+
+namespace {
+
+namespace nn = ivy::nn;
+using ivy::Array;
+using ivy::Shape;
+
+constexpr const char* kDefaultDataDir = "/usr/share/datasets/fashion-mnist";
+
+// ---------------------------------------------------------------- data
+struct Split {
+  std::vector<std::uint8_t> images;  // n * rows * cols
+  std::vector<std::uint8_t> labels;  // n
+  std::int64_t n = 0, rows = 0, cols = 0;
+};
+
+std::vector<std::uint8_t> read_gz(const std::string& path) {
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(path + " not found: install Debian's dataset-fashion-mnist package "
+                             "(apt-get install dataset-fashion-mnist) or pass --data-dir");
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error("cannot open " + path);
+  std::vector<std::uint8_t> out;
+  std::uint8_t buf[1 << 16];
+  int got;
+  while ((got = gzread(f, buf, sizeof buf)) > 0) out.insert(out.end(), buf, buf + got);
+  int err = 0;
+  const char* msg = gzerror(f, &err);
+  std::string why = err != Z_OK && err != Z_STREAM_END ? msg : "";
+  gzclose(f);
+  if (got < 0 || !why.empty()) throw std::runtime_error("cannot decompress " + path + ": " + why);
+  return out;
+}
+std::uint32_t be32(const std::vector<std::uint8_t>& b, std::size_t at) {
+  return (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) | (std::uint32_t{b[at + 2]} << 8) | b[at + 3];
+}
+// IDX: a big-endian magic (0x0803 images / 0x0801 labels), the sizes, then unsigned bytes.
+Split read_split(const std::string& dir, const std::string& prefix) {
+  Split s;
+  const std::string ip = dir + "/" + prefix + "-images-idx3-ubyte.gz", lp = dir + "/" + prefix + "-labels-idx1-ubyte.gz";
+  std::vector<std::uint8_t> img = read_gz(ip), lab = read_gz(lp);
+  if (img.size() < 16 || be32(img, 0) != 0x803) throw std::runtime_error(ip + ": not an IDX image file");
+  if (lab.size() < 8 || be32(lab, 0) != 0x801) throw std::runtime_error(lp + ": not an IDX label file");
+  s.n = be32(img, 4);
+  s.rows = be32(img, 8);
+  s.cols = be32(img, 12);
+  if (be32(lab, 4) != static_cast<std::uint32_t>(s.n) ||
+      img.size() != 16 + static_cast<std::size_t>(s.n * s.rows * s.cols) || lab.size() != 8 + static_cast<std::size_t>(s.n))
+    throw std::runtime_error(ip + " / " + lp + ": sizes do not match their headers");
+  s.images.assign(img.begin() + 16, img.end());
+  s.labels.assign(lab.begin() + 8, lab.end());
+  for (auto l : s.labels)
+    if (l > 9) throw std::runtime_error(lp + ": a label is outside 0..9");
+  return s;
+}
+
+// Images idx[b0:b1] as float32 [B, 1, rows, cols], scaled to [0, 1] and standardized with
+// the training set's mean and standard deviation; labels as int64 [B].
+std::pair<Array, Array> batch(const Split& s, const std::vector<std::int64_t>& idx, std::size_t b0, std::size_t b1,
+                              ivy::Backend backend) {
+  const std::int64_t px = s.rows * s.cols, n = static_cast<std::int64_t>(b1 - b0);
+  std::vector<float> x(static_cast<std::size_t>(n * px));
+  std::vector<std::int64_t> y(static_cast<std::size_t>(n));
+  constexpr float mean = 0.2860f, inv_std = 1.0f / 0.3530f;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t k = idx[b0 + static_cast<std::size_t>(i)];
+    const std::uint8_t* src = s.images.data() + k * px;
+    for (std::int64_t p = 0; p < px; ++p) x[static_cast<std::size_t>(i * px + p)] = (src[p] / 255.0f - mean) * inv_std;
+    y[static_cast<std::size_t>(i)] = s.labels[static_cast<std::size_t>(k)];
+  }
+  Array xa = ivy::asarray(x.data(), ivy::float32, Shape{n, 1, s.rows, s.cols}, ivy::float32, ivy::Device{}, backend);
+  Array ya = ivy::asarray(y.data(), ivy::int64, Shape{n}, ivy::int64, ivy::Device{}, backend);
+  return {xa, ya};
+}
+
+// ---------------------------------------------------------------- model
+std::shared_ptr<nn::Sequential> make_model(const nn::init::Where& w) {
+  nn::ConvOptions same{.padding = "SAME"};
+  return std::make_shared<nn::Sequential>(std::initializer_list<std::shared_ptr<nn::Module>>{
+      std::make_shared<nn::Conv2D>(1, 16, ivy::Dims{3}, same, true, w), std::make_shared<nn::BatchNorm>(16, 1e-5, 0.1, true, true, 1, w),
+      nn::ReLU(), std::make_shared<nn::MaxPool>(ivy::Dims{2}),
+      std::make_shared<nn::Conv2D>(16, 32, ivy::Dims{3}, same, true, w), std::make_shared<nn::BatchNorm>(32, 1e-5, 0.1, true, true, 1, w),
+      nn::ReLU(), std::make_shared<nn::MaxPool>(ivy::Dims{2}),
+      std::make_shared<nn::Flatten>(), std::make_shared<nn::Linear>(32 * 7 * 7, 10, true, w)});
+}
+
+double to_double(const Array& a) { return ivy::astype(a, ivy::float64).item<double>(); }
+
+// The epoch's order: a Fisher-Yates shuffle driven by SplitMix64, so that the PyTorch
+// comparison (bench/train_fashion_mnist.py) reproduces it exactly.
+struct SplitMix64 {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+};
+void shuffle(std::vector<std::int64_t>& v, SplitMix64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.next() % i]);
+}
+
+// ---------------------------------------------------------------- progress
+class Progress {
+ public:
+  explicit Progress(bool tty) : tty_(tty) {}
+  void update(int epoch, int epochs, std::size_t step, std::size_t steps, double loss, double images_per_s) {
+    if (tty_) {
+      const int width = 30, done = static_cast<int>(width * step / std::max<std::size_t>(1, steps));
+      std::string bar(static_cast<std::size_t>(done), '=');
+      bar.resize(width, ' ');
+      std::printf("\repoch %d/%d [%s] step %zu/%zu  loss %.4f  %.0f images/s ", epoch, epochs, bar.c_str(), step, steps,
+                  loss, images_per_s);
+      std::fflush(stdout);
+    } else if (step == steps || step % 100 == 0) {
+      std::printf("epoch %d/%d step %zu/%zu loss %.4f %.0f images/s\n", epoch, epochs, step, steps, loss, images_per_s);
+      std::fflush(stdout);
+    }
+  }
+  void end_epoch() {
+    if (tty_) std::printf("\n");
+  }
+
+ private:
+  bool tty_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Train a small CNN on Fashion-MNIST with ivy (the main job)"};
+  std::string backend_name = ivy::default_backend().name(), data_dir = kDefaultDataDir,
+              checkpoint = "fashion_mnist_cnn.safetensors";
+  int epochs = 1;
+  std::int64_t batch_size = 64, limit = 0;
+  double lr = 1e-3;
+  std::uint64_t seed = 0;
+  app.add_option("--backend", backend_name, "the backend to train on")->check(CLI::IsMember({"xtensor", "torch"}));
+  app.add_option("--epochs", epochs, "passes over the training set")->check(CLI::PositiveNumber);
+  app.add_option("--batch-size", batch_size, "images per step")->check(CLI::PositiveNumber);
+  app.add_option("--lr", lr, "Adam's learning rate")->check(CLI::PositiveNumber);
+  app.add_option("--seed", seed, "initialization and shuffling seed");
+  app.add_option("--limit", limit, "train on the first N images only (0: all)")->check(CLI::NonNegativeNumber);
+  app.add_option("--data-dir", data_dir, "the folder with the IDX .gz files");
+  app.add_option("--checkpoint", checkpoint, "where to save the trained model and optimizer state");
+  std::string save_init;
+  app.add_option("--save-init", save_init, "also save the initial parameters there (safetensors)");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    ivy::Backend backend(backend_name.c_str());
+    ivy::BackendScope scope(backend);
+    const Split train = read_split(data_dir, "train"), test = read_split(data_dir, "t10k");
+    const std::int64_t n_train = limit > 0 ? std::min(limit, train.n) : train.n;
+
+    nn::init::seed(seed);
+    auto model = make_model({ivy::float32, backend, {}});
+    ivy::optim::Adam opt(lr);
+    if (!save_init.empty()) model->parameters().save(save_init);
+    std::printf("fashion-mnist: %lld training and %lld test images, backend %s, %lld parameters\n",
+                static_cast<long long>(n_train), static_cast<long long>(test.n), backend_name.c_str(),
+                static_cast<long long>(model->num_parameters()));
+
+    SplitMix64 rng{seed};
+    std::vector<std::int64_t> order(static_cast<std::size_t>(n_train));
+    Progress progress(isatty(STDOUT_FILENO) != 0);
+    const std::size_t steps = static_cast<std::size_t>((n_train + batch_size - 1) / batch_size);
+    for (int epoch = 1; epoch <= epochs; ++epoch) {
+      std::iota(order.begin(), order.end(), 0);
+      shuffle(order, rng);
+      model->train();
+      const auto t0 = std::chrono::steady_clock::now();
+      double loss_avg = 0;
+      for (std::size_t step = 0; step < steps; ++step) {
+        const std::size_t b0 = step * static_cast<std::size_t>(batch_size);
+        const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(batch_size));
+        auto [x, y] = batch(train, order, b0, b1, backend);
+        auto [loss, grads] =
+            nn::value_and_grad(*model, [&](nn::Module& m) { return nn::cross_entropy(m(x), y); });
+        model->set_parameters(opt.step(model->parameters(), grads));
+        const double l = to_double(loss);
+        loss_avg = step == 0 ? l : 0.98 * loss_avg + 0.02 * l;
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        progress.update(epoch, epochs, step + 1, steps, loss_avg, static_cast<double>(b1) / std::max(secs, 1e-9));
+      }
+      progress.end_epoch();
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("epoch %d: %.1f s, %.0f images/s, smoothed training loss %.4f\n", epoch, secs,
+                  static_cast<double>(n_train) / secs, loss_avg);
+    }
+
+    model->eval();
+    std::int64_t correct = 0;
+    std::vector<std::int64_t> all(static_cast<std::size_t>(test.n));
+    std::iota(all.begin(), all.end(), 0);
+    for (std::size_t b0 = 0; b0 < all.size(); b0 += 1000) {
+      auto [x, y] = batch(test, all, b0, std::min(all.size(), b0 + 1000), backend);
+      Array hits = ivy::equal(ivy::argmax((*model)(x), -1), y);
+      correct += ivy::sum(ivy::astype(hits, ivy::int64)).item<std::int64_t>();
+    }
+    ivy::Container ckpt;
+    ckpt.set("model", model->state());
+    ckpt.set("optimizer", opt.state());
+    ckpt.save(checkpoint);
+    std::printf("checkpoint: %s\n", checkpoint.c_str());
+    std::printf("test accuracy: %.4f\n", static_cast<double>(correct) / static_cast<double>(test.n));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fashion_mnist: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

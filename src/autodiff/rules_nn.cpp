@@ -1,0 +1,112 @@
+// VJP and JVP rules of the neural-network primitives (conv, conv_transpose, conv_weight_grad,
+// max_pool) and of scatter_add_flat.
+//
+// The three convolution primitives are one bilinear form <conv(x, w), y> read three ways:
+// conv_transpose is conv's adjoint in x and conv_weight_grad its adjoint in w, so each one's
+// derivatives are the other two, and derivatives of any order stay within the three.
+#include "autodiff/rule_helpers.hpp"
+
+namespace ivy::autodiff {
+namespace {
+
+// The spatial sizes of a channels-first array [N, C, *S] or a weight [O, C/groups, *K].
+Dims spatial_of(const Array& x) {
+  Dims d;
+  for (std::int64_t i = 2; i < x.ndim(); ++i) d.push_back(x.shape()[i]);
+  return d;
+}
+// The call's convolution attributes with `spatial` replaced.
+Attrs with_spatial(const Attrs& a, const Dims& spatial) {
+  Attrs r = a;
+  attr::conv(r).spatial = spatial;
+  return r;
+}
+Array conv_call(const Array& x, const Array& w, const Attrs& a) {
+  return dispatch(OpId::conv, {x, w}, with_spatial(a, Dims{}));
+}
+// conv's adjoint in x, to an input of spatial sizes `spatial`
+Array conv_transpose_call(const Array& y, const Array& w, const Attrs& a, const Dims& spatial) {
+  return dispatch(OpId::conv_transpose, {y, w}, with_spatial(a, spatial));
+}
+// conv's adjoint in w, to a kernel of spatial sizes `kernel`
+Array conv_weight_grad_call(const Array& x, const Array& gy, const Attrs& a, const Dims& kernel) {
+  return dispatch(OpId::conv_weight_grad, {x, gy}, with_spatial(a, kernel));
+}
+Array flat(const Array& x) { return reshape(x, Shape{x.size()}); }
+
+}  // namespace
+
+// ---------------------------------------------------------------- conv: y = conv(x, w)
+IVY_VJP(conv) {
+  if (!c.cot[0].defined()) return;
+  const Array &x = c.in[0], &w = c.in[1], &g = c.cot[0];
+  if (c.want[0]) grads[0] = conv_transpose_call(g, w, c.attrs, spatial_of(x));
+  if (c.want[1]) grads[1] = conv_weight_grad_call(x, g, c.attrs, spatial_of(w));
+}
+IVY_JVP(conv) {
+  Array t;
+  if (c.tan[0].defined()) t = conv_call(c.tan[0], c.in[1], c.attrs);
+  if (c.tan[1].defined()) t = add_opt(t, conv_call(c.in[0], c.tan[1], c.attrs));
+  out_tangents[0] = t;
+}
+
+// ---------------------------------------------------------------- conv_transpose: z = conv_x^T(y, w)
+// <g, conv_x^T(y, w)> = <conv(g, w), y> = <w, conv_w^T(g, y)>
+IVY_VJP(conv_transpose) {
+  if (!c.cot[0].defined()) return;
+  const Array &y = c.in[0], &w = c.in[1], &g = c.cot[0];
+  if (c.want[0]) grads[0] = conv_call(g, w, c.attrs);
+  if (c.want[1]) grads[1] = conv_weight_grad_call(g, y, c.attrs, spatial_of(w));
+}
+IVY_JVP(conv_transpose) {
+  Array t;
+  if (c.tan[0].defined()) t = dispatch(c.op, {c.tan[0], c.in[1]}, c.attrs);
+  if (c.tan[1].defined()) t = add_opt(t, dispatch(c.op, {c.in[0], c.tan[1]}, c.attrs));
+  out_tangents[0] = t;
+}
+
+// ---------------------------------------------------------------- conv_weight_grad: h = conv_w^T(x, gy)
+// <k, conv_w^T(x, gy)> = <conv(x, k), gy> = <x, conv_x^T(gy, k)>
+IVY_VJP(conv_weight_grad) {
+  if (!c.cot[0].defined()) return;
+  const Array &x = c.in[0], &gy = c.in[1], &k = c.cot[0];
+  if (c.want[0]) grads[0] = conv_transpose_call(gy, k, c.attrs, spatial_of(x));
+  if (c.want[1]) grads[1] = conv_call(x, k, c.attrs);
+}
+IVY_JVP(conv_weight_grad) {
+  Array t;
+  if (c.tan[0].defined()) t = dispatch(c.op, {c.tan[0], c.in[1]}, c.attrs);
+  if (c.tan[1].defined()) t = add_opt(t, dispatch(c.op, {c.in[0], c.tan[1]}, c.attrs));
+  out_tangents[0] = t;
+}
+
+// ---------------------------------------------------------------- max_pool
+// The cotangent of each window's maximum goes to the position it came from (positions shared
+// by overlapping windows add up); the maximum's tangent is the tangent at that position.
+IVY_VJP(max_pool) {
+  if (!c.want[0] || !c.cot[0].defined()) return;
+  const Array &x = c.in[0], &g = c.cot[0];
+  Array base = zeros(Shape{x.size()}, g.dtype(), g.device(), g.backend());
+  grads[0] = reshape(dispatch(OpId::scatter_add_flat, {base, flat(c.out[1]), flat(g)}, Attrs{}), x.shape());
+}
+IVY_JVP(max_pool) {
+  if (!c.tan[0].defined()) return;
+  out_tangents[0] = reshape(take(flat(c.tan[0]), flat(c.out[1]), 0), c.out[0].shape());
+}
+
+// ---------------------------------------------------------------- scatter_add_flat(x, pos, v)
+// x's cotangent passes through; v[j] gets the cotangent at pos[j].
+IVY_VJP(scatter_add_flat) {
+  if (!c.cot[0].defined()) return;
+  const Array& g = c.cot[0];
+  if (c.want[0]) grads[0] = g;
+  if (c.want[2]) grads[2] = take(flat(g), c.in[1], 0);
+}
+IVY_JVP(scatter_add_flat) {
+  if (!is_floating(c.out[0].dtype())) return;
+  Array tx = tan_or_zeros(c, 0);
+  Array tv = c.tan[2].defined() ? c.tan[2] : zero_like0(tx);
+  out_tangents[0] = dispatch(c.op, {tx, c.in[1], tv}, c.attrs);
+}
+
+}  // namespace ivy::autodiff
