@@ -216,8 +216,8 @@ int main(int argc, char** argv) {
     std::int64_t correct = 0;
     std::vector<std::int64_t> all(static_cast<std::size_t>(test.n));
     std::iota(all.begin(), all.end(), 0);
-    for (std::size_t b0 = 0; b0 < all.size(); b0 += 1000) {
-      auto [x, y] = batch(test, all, b0, std::min(all.size(), b0 + 1000), backend);
+    for (std::size_t b0 = 0; b0 < all.size(); b0 += 500) {
+      auto [x, y] = batch(test, all, b0, std::min(all.size(), b0 + 500), backend);
       Array hits = ivy::equal(ivy::argmax((*model)(x), -1), y);
       correct += ivy::sum(ivy::astype(hits, ivy::int64)).item<std::int64_t>();
     }

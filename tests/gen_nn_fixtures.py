@@ -492,20 +492,32 @@ def misc_cases():
 
 # ------------------------------------------------------------------ gelu's erfc fit
 def erfc_fit():
-    """Prints the coefficients of src/nn/functional.cpp's kErfcPoly (highest degree first)."""
+    """Prints src/nn/functional.cpp's kErfcPoly64 (degree 22) and kErfcPoly32 (degree 11):
+    least-squares Chebyshev fits of log(erfc(a) / t) + a^2 in y = (2 - a) / (2 + a),
+    t = 2 / (2 + a), converted to monomials, highest degree first."""
     import mpmath as mp
     import numpy as np
     from numpy.polynomial import chebyshev as C
     mp.mp.dps = 40
-    degree, nodes = 22, 600
+    nodes = 600
     ys = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)  # Chebyshev nodes of y in (-1, 1)
     vals = []
     for y in ys:
         t = (1 + mp.mpf(y)) / 2
         a = 2 / t - 2                                   # y = (2 - a) / (2 + a)
         vals.append(float(mp.log(mp.erfc(a) / t) + a * a))
-    mono = C.cheb2poly(C.chebfit(ys, np.array(vals), degree))
-    print(",\n".join(repr(float(v)) for v in mono[::-1]))
+    for degree in (22, 11):
+        mono = C.cheb2poly(C.chebfit(ys, np.array(vals), degree))
+        worst = 0.0
+        for a in np.linspace(0.0, 8.0, 2001):
+            y, t = (2 - a) / (2 + a), 2 / (2 + a)
+            p = 0.0
+            for co in mono[::-1]:
+                p = p * y + co
+            ex = mp.erfc(mp.mpf(a))
+            worst = max(worst, float(abs((mp.mpf(t * np.exp(-a * a + p)) - ex) / ex)))
+        print(f"// degree {degree}: max relative error {worst:.2g} for a in [0, 8] (float64 Horner)")
+        print(",\n".join(repr(float(v)) for v in mono[::-1]))
 
 
 def main():

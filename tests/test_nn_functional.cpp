@@ -403,6 +403,39 @@ TEST_P(NnFunctional, ForwardModeMatchesReverseMode) {
   }
 }
 
+// Central differences of a scalar function of a float64 array.
+std::vector<double> numeric_grad(const std::function<Array(const Array&)>& f, const Array& x, double h = 1e-6) {
+  std::vector<double> v = host(x), g(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::vector<double> up = v, dn = v;
+    up[i] += h;
+    dn[i] -= h;
+    g[i] = (f(ivy::asarray(up, x.shape())).item<double>() - f(ivy::asarray(dn, x.shape())).item<double>()) / (2 * h);
+  }
+  return g;
+}
+
+TEST_P(NnFunctional, GradientsTorchDoesNotGiveMatchFiniteDifferences) {
+  // torch refuses to differentiate class weights and pos_weight; ivy differentiates the
+  // composition, weighted-mean denominator included
+  Array logits = ivy::reshape(f64({0.3, -1.2, 2.0, 0.5, 0.1, -0.4, 1.1, 0.9, -2.0, 0.0, 0.7, 1.6}), {4, 3});
+  Array idx = ivy::asarray(std::vector<std::int64_t>{2, -100, 0, 1}, ivy::Shape{4});
+  Array w = f64({0.5, 1.5, 2.0});
+  const std::vector<std::pair<const char*, std::function<Array(const Array&)>>> fs = {
+      {"cross_entropy weight (mean, smoothing, ignore)",
+       [&](const Array& a) { return nn::cross_entropy(logits, idx, {.weight = a, .label_smoothing = 0.3}); }},
+      {"nll_loss weight (mean)", [&](const Array& a) { return nn::nll_loss(nn::log_softmax(logits), idx, a); }},
+      {"binary_cross_entropy weight",
+       [&](const Array& a) { return nn::binary_cross_entropy(nn::sigmoid(logits), nn::softmax(logits), a); }},
+      {"bce_with_logits pos_weight",
+       [&](const Array& a) { return nn::binary_cross_entropy_with_logits(logits, nn::softmax(logits), Array(), a); }},
+  };
+  for (auto& [name, f] : fs) {
+    std::vector<double> g = host(ivy::grad(f)(w)), n = numeric_grad(f, w);
+    for (std::size_t i = 0; i < g.size(); ++i) EXPECT_NEAR(g[i], n[i], 1e-7 * std::max(1.0, std::abs(n[i]))) << name;
+  }
+}
+
 TEST_P(NnFunctional, KinksFollowTorch) {
   // hand-derived one-sided choices torch makes (also in the fixtures)
   Array x = f64({0.0, -3.0, 3.0});

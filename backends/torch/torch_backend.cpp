@@ -136,7 +136,10 @@ BackendImpl kTorch = make_backend();
 
 namespace ivy {
 
-void register_torch_backend() { register_backend(&torch_backend::kTorch); }
+void register_torch_backend() {
+  torch_backend::install_caching_allocator();
+  register_backend(&torch_backend::kTorch);
+}
 
 namespace torch {
 Array wrap(const at::Tensor& t) {

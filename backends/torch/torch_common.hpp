@@ -241,6 +241,10 @@ void run_view_kernel(const char* op, const Array* in, int n, F&& body) {
 // (torch_manipulation.cpp)
 at::Tensor tracked_view(const at::Tensor& base, const at::Tensor& v);
 
+// Makes LibTorch's CPU allocator keep freed buffers above 1 MiB for reuse (once per process;
+// torch_allocator.cpp).
+void install_caching_allocator();
+
 // ---- the kernels: k_<op> for every row of ops.def (torch_backend.cpp puts them in the
 // table; one that is not defined fails the link)
 #define IVY_OP(name, ...) void k_##name(const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out);

@@ -56,27 +56,27 @@ TORCH_KERNEL(conv) {
   });
 }
 
-// The transposed convolution without padding covers the padded conv input up to the last
-// (L + lo + hi - span) % stride elements, which output_padding adds back; then the padding
-// is cut off (with symmetric padding, LibTorch cuts it).
+// conv's adjoint in x is LibTorch's convolution backward for the input (it reads only the
+// input's shape): on the padded input's shape when the padding is not symmetric, then the
+// padding is cut off. (LibTorch's transposed convolution computes the same, far slower.)
 TORCH_KERNEL(conv_transpose) {
   run_kernel("conv_transpose", in, n, [&](bool) {
     const auto p = attr::conv(a);
     const at::Tensor& gy = tensor_of(in[0]);
     const at::Tensor& w = tensor_of(in[1]);
     const std::size_t d = p.strides.size();
-    std::vector<int64_t> out_pad(d), pad(d, 0);
     const bool sym = symmetric(p.padding);
+    std::vector<int64_t> xshape{gy.size(0), w.size(1) * p.groups}, pad(d, 0);
     for (std::size_t i = 0; i < d; ++i) {
-      const int64_t span = p.dilations[i] * (w.size(static_cast<int64_t>(2 + i)) - 1) + 1;
-      const int64_t padded = p.spatial[i] + p.padding[i] + p.padding[d + i];
-      out_pad[i] = (padded - span) % p.strides[i];
+      xshape.push_back(p.spatial[i] + (sym ? 0 : p.padding[i] + p.padding[d + i]));
       if (sym) pad[i] = p.padding[i];
     }
-    at::Tensor r = at::convolution(gy, w, c10::nullopt, ref(p.strides), pad, ref(p.dilations), true, out_pad, p.groups);
+    at::Tensor shape_only = at::empty(xshape, gy.options());
+    auto grads = at::convolution_backward(gy, shape_only, w, c10::nullopt, ref(p.strides), pad, ref(p.dilations), false,
+                                          zeros_like_dims(p.strides), p.groups, {true, false, false});
+    at::Tensor r = std::get<0>(grads);
     if (!sym) {
-      for (std::size_t i = 0; i < d; ++i)
-        r = r.narrow(static_cast<int64_t>(2 + i), p.padding[i], p.spatial[i]);
+      for (std::size_t i = 0; i < d; ++i) r = r.narrow(static_cast<int64_t>(2 + i), p.padding[i], p.spatial[i]);
       r = r.contiguous();
     }
     out[0] = make_array(std::move(r), spec[0].dtype);

@@ -33,11 +33,12 @@ struct TailAlloc {
   template <class V>
   TailAlloc(const TailAlloc<V>& o) : extra(o.extra), tail(o.tail) {}  // NOLINT
   bool small(std::size_t n) const { return n == 1 && extra <= kSmallData; }
-  // A larger block's size class (cpu::handles::blocks), or 0 for a block too large to keep.
+  // A larger block's size class (cpu::handles::block_class): kept in cpu::handles::blocks up
+  // to blocks::kMaxBlock, in cpu::handles::large above.
   std::size_t pooled(std::size_t n) const {
-    const std::size_t total = n * sizeof(U) + kAlign - 1 + extra;
-    return n == 1 && total <= cpu::handles::blocks::kMaxBlock ? cpu::handles::blocks::block_class(total) : 0;
+    return n == 1 ? cpu::handles::block_class(n * sizeof(U) + kAlign - 1 + extra) : 0;
   }
+  static bool is_large(std::size_t c) { return c > cpu::handles::blocks::kMaxBlock; }
   U* allocate(std::size_t n) {
     const std::size_t head = n * sizeof(U);
     void* block;
@@ -45,7 +46,7 @@ struct TailAlloc {
       block = cpu::handles::take<XtSmallResults<U>>();
       if (!block) block = ::operator new(head + kAlign - 1 + kSmallData);
     } else if (const std::size_t c = pooled(n)) {
-      block = cpu::handles::blocks::take(c);
+      block = is_large(c) ? cpu::handles::large::take(c) : cpu::handles::blocks::take(c);
       if (!block) block = ::operator new(c);
     } else {
       block = ::operator new(head + kAlign - 1 + extra);
@@ -59,7 +60,7 @@ struct TailAlloc {
     if (small(n)) {
       if (cpu::handles::give<XtSmallResults<U>>(p)) return;
     } else if (const std::size_t c = pooled(n)) {
-      if (cpu::handles::blocks::give(p, c)) return;
+      if (is_large(c) ? cpu::handles::large::give(p, c) : cpu::handles::blocks::give(p, c)) return;
     }
     ::operator delete(p);
   }

@@ -50,7 +50,9 @@ enum class Reduction { None, Mean, Sum, BatchMean };
 // Class-index targets: logits / log-probabilities [N, C, d1, ...] (or [C] unbatched) with
 // integer targets [N, d1, ...] (or 0-d) in [0, C), or equal to ignore_index (contributes
 // nothing and is left out of the mean's denominator). Mean divides by the sum of the targets'
-// class weights (their count without weights).
+// class weights (their count without weights). A target outside [0, C) that is not
+// ignore_index throws IndexError (checked with one host read of a reduction). The weight
+// receives a gradient too (torch gives none).
 struct NllLossOptions {
   Array weight;                    // [C], x's dtype; absent: all ones
   std::int64_t ignore_index = -100;
@@ -105,7 +107,8 @@ Array smooth_l1_loss(const Array& input, const Array& target, double beta = 1.0,
                      Reduction reduction = Reduction::Mean);
 // Pointwise target (log target - input) with 0 where target == 0 (log_target: exp(target)
 // (target - input)). Mean is torch's elementwise mean; BatchMean divides the sum by the size
-// of axis 0 (the mathematically correct KL divergence per sample).
+// of axis 0 (the mathematically correct KL divergence per sample). The target's gradient at
+// target == 0 is -input (torch: NaN).
 Array kl_div(const Array& input, const Array& target, Reduction reduction = Reduction::Mean, bool log_target = false);
 
 // ---------------------------------------------------------------- normalization
@@ -154,11 +157,13 @@ NormResult instance_norm(const Array& x, const Array& running_mean = {}, const A
 Array dropout(const Array& x, double p = 0.5, bool training = true, std::optional<std::uint64_t> seed = std::nullopt);
 
 // weight[indices]: integer indices of any shape in [0, num_embeddings) -> indices.shape +
-// [embedding_dim]. The gradient goes to weight's rows (summed over repeats).
+// [embedding_dim]. The gradient goes to weight's rows (summed over repeats). Indices out of
+// range throw IndexError (one host read).
 Array embedding(const Array& indices, const Array& weight);
 
 // indices.shape + [num_classes], 1 where the last index equals the value. num_classes -1:
-// one more than the largest index. Carries no gradient.
+// one more than the largest index. Reads the indices' min and max on the host (range check);
+// carries no gradient.
 Array one_hot(const Array& indices, std::int64_t num_classes = -1, DType dtype = DType::float32);
 
 }  // namespace ivy::nn

@@ -35,6 +35,7 @@ from ._api import __all__ as _api_all
 from ._api import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._info import __array_namespace_info__
 from . import linalg, fft
+from .nn import Container  # noqa: F401  (also makes ivy.nn available)
 from ._autodiff import grad, value_and_grad, vjp, jvp, jacrev, jacfwd, hessian, stop_gradient
 from ._helpers import device_arg as _device_arg, dtype_arg as _dtype_arg
 

@@ -9,6 +9,7 @@
 
 namespace ivy_py {
 void bind_autodiff(py::module_& m);  // python/src/autodiff.cpp
+void bind_nn(py::module_& m);        // python/src/nn.cpp (_ivy.nn and Container)
 namespace {
 
 using ivy::Array;
@@ -356,5 +357,6 @@ PYBIND11_MODULE(_ivy, m) {
   bind_linalg_fft(m);
   bind_trace(m);
   bind_autodiff(m);
+  bind_nn(m);
   m.attr("kMaxRank") = ivy::kMaxRank;
 }

@@ -7,13 +7,14 @@
 //  - where(c, a, b) sends no cotangent to the unselected branch, but that branch's own
 //    derivative still multiplies the zero (0 * inf = NaN), so a branch that can overflow or
 //    hit log(0) gets a harmless input where it is not selected (docs/autodiff.md).
-//  - |x| as where(x >= 0, x, -x): derivative +1 at 0 (ivy's abs'(0) is 0), which keeps the
-//    derivative of the two-sided stable forms (sigmoid, erfc) right at x = 0.
+//  - -|x| as where(x >= 0, -x, x): derivative -1 at 0 (ivy's abs'(0) is 0), which keeps the
+//    derivative of the two-sided stable forms (sigmoid, gelu's erfc, softplus(-x)) right at 0.
 #include "ivy/nn_functional.hpp"
 
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -119,24 +120,31 @@ Array along(const Array& v, std::int64_t axis, std::int64_t rank) {
 Array neg_abs(const Array& x, const Array& nonneg) { return where(nonneg, -x, x); }
 
 // erfc(a) for a >= 0 as t exp(-a^2 + P(y)), t = 2 / (2 + a), y = 2t - 1 = (2 - a) / (2 + a),
-// P a degree-22 polynomial fitted to log(erfc(a) / t) + a^2 on y in [-1, 1] (a in [0, inf))
-// by tests/gen_nn_fixtures.py --erfc-fit (Chebyshev least squares at 40-digit precision,
-// converted to monomials). Relative error about 2e-14 for a <= 8 in float64 (the rounding of
-// a^2 dominates beyond), so the tails keep their relative accuracy: 0.5 erfc(|x|/sqrt 2) is
-// Phi(-|x|). Horner from the highest degree.
-constexpr double kErfcPoly[] = {
+// P a polynomial fitted to log(erfc(a) / t) + a^2 on y in [-1, 1] (a in [0, inf)) by
+// tests/gen_nn_fixtures.py --erfc-fit (Chebyshev least squares at 40-digit precision,
+// converted to monomials, highest degree first for Horner). Relative error for a <= 8:
+// degree 22 about 2e-14 (float64; beyond, the rounding of a^2 dominates), degree 11 about
+// 1e-8 (used below float64, half the operations). Relative, so the tails keep their
+// accuracy: 0.5 erfc(|x| / sqrt 2) is Phi(-|x|).
+constexpr double kErfcPoly64[] = {
     1.9357176209638298e-09,  -1.1815942977966713e-07, 1.5380889596575077e-07,  8.547470332485814e-07,
     -1.6994659738218904e-06, -2.3523522735989036e-06, 8.935610280766454e-06,   -4.072715953241037e-07,
     -3.0407582250789675e-05, 3.206636797462066e-05,   7.148842308029559e-05,   -0.00017442637525295448,
     -9.375809145511081e-05,  0.0006737091821062266,   -0.00014624299297911393, -0.0023458170667851864,
     0.0017589331743609847,   0.00882493893869743,     -0.009872689346826021,   -0.046895610245988734,
     0.04734330684152615,     0.6726432239778309,      -0.6717940840566862};
+constexpr double kErfcPoly32[] = {
+    -8.728380934451638e-05, 8.000738642115711e-06, 0.0005737663698240003, -0.0002279109671512035,
+    -0.0022887652366580043, 0.001794066250707987,  0.008808825368661479,  -0.009880019324353626,
+    -0.04689364055985729,   0.04734388761302736,   0.6726431547745393,    -0.6717940916807708};
 Array erfc_nonneg(const Array& a) {
+  const std::span<const double> c =
+      a.dtype() == DType::float64 ? std::span<const double>(kErfcPoly64) : std::span<const double>(kErfcPoly32);
   Array den = a + 2.0;
   Array t = 2.0 / den;
   Array y = t * 2.0 - 1.0;
-  Array p = y * kErfcPoly[0] + kErfcPoly[1];
-  for (std::size_t k = 2; k < std::size(kErfcPoly); ++k) p = p * y + kErfcPoly[k];
+  Array p = y * c[0] + c[1];
+  for (std::size_t k = 2; k < c.size(); ++k) p = p * y + c[k];
   return t * exp(p - a * a);
 }
 

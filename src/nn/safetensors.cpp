@@ -86,15 +86,15 @@ std::string errno_text(int err) { return std::strerror(err); }
 // ---------------------------------------------------------------- save helpers
 
 // A name for the temporary file next to `path`, unlikely to collide with another writer's.
+// A fresh random suffix per call (random_device mixed with the time and the process id, so
+// that two writers never pick the same name; the file is also created exclusively).
 std::string temp_name(const std::string& path) {
-  static thread_local std::mt19937_64 gen([] {
-    std::random_device rd;
-    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^
-           static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-           (static_cast<std::uint64_t>(::getpid()) << 16);
-  }());
+  std::random_device rd;
+  const std::uint64_t r = (static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^
+                          static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                          (static_cast<std::uint64_t>(::getpid()) << 16);
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(gen()));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(r));
   return path + ".tmp-" + buf;
 }
 
