@@ -85,29 +85,30 @@ void affine_best(T* __restrict o, std::int64_t n, double s0, double step) {
   }
   affine(o, n, s0, step);
 }
-// o[i] = c[i] ? p[i] : q[i] (c: bools as bytes) for a trivially copyable E. Both operands
-// are read whatever the condition, so the select is a blend in vector lanes (reading only the
-// chosen one would be a branch on the condition, mispredicted on random conditions).
-template <class E>
+// o[i] = c[i] ? p[i] : q[i] (c: bools as bytes) for a trivially copyable E; with Mode 1, p
+// is one value for every i (p[0]), with Mode 2 q is. Both operands are read whatever the
+// condition, so the select is a blend in vector lanes (reading only the chosen one would be a
+// branch on the condition, mispredicted on random conditions).
+template <class E, int Mode = 0>
 [[gnu::always_inline]] inline void select(E* __restrict o, const unsigned char* c, const E* p, const E* q,
                                           std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) {
-    const E a = p[i], b = q[i];
+    const E a = Mode == 1 ? p[0] : p[i], b = Mode == 2 ? q[0] : q[i];
     o[i] = c[i] ? a : b;
   }
 }
 #if IVY_AVX2
-template <class E>
+template <class E, int Mode = 0>
 IVY_AVX2_FN void select_avx2(E* __restrict o, const unsigned char* c, const E* p, const E* q, std::int64_t n) {
-  select(o, c, p, q, n);
+  select<E, Mode>(o, c, p, q, n);
 }
 #endif
-template <class E>
+template <class E, int Mode = 0>
 void select_best(E* __restrict o, const unsigned char* c, const E* p, const E* q, std::int64_t n) {
 #if IVY_AVX2
-  if (cpu::isa::kAvx2) return select_avx2(o, c, p, q, n);
+  if (cpu::isa::kAvx2) return select_avx2<E, Mode>(o, c, p, q, n);
 #endif
-  select(o, c, p, q, n);
+  select<E, Mode>(o, c, p, q, n);
 }
 // each1 and each2 in the AVX2 build where the CPU has it.
 template <class U, class T, class F>

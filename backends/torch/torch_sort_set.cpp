@@ -26,19 +26,27 @@ at::Tensor arg_reduce(const at::Tensor& x, const Attrs& a, bool is_max, const Ou
 // where of a contiguous bool CPU condition and two contiguous CPU operands of its shape and
 // the result's dtype (1-8 byte elements): ivy's select loop, on the direct path (LibTorch's
 // at::where goes through a TensorIterator).
+// x1 or x2 may also be a 0-d value (where(x > 0, x, 0) in a ReLU).
 at::Tensor select_loop(const at::Tensor& c, const at::Tensor& x1, const at::Tensor& x2) {
-  auto plain = [&](const at::Tensor& t) {
-    return t.device().is_cpu() && t.is_contiguous() && !t.is_neg() && !t.is_conj() && t.sizes() == c.sizes();
+  auto plain = [&](const at::Tensor& t, bool may_be_0d) {
+    return t.device().is_cpu() && t.is_contiguous() && !t.is_neg() && !t.is_conj() &&
+           (t.sizes() == c.sizes() || (may_be_0d && t.dim() == 0));
   };
-  if (c.scalar_type() != at::kBool || x1.scalar_type() != x2.scalar_type() || !plain(c) || !plain(x1) || !plain(x2))
+  if (c.scalar_type() != at::kBool || x1.scalar_type() != x2.scalar_type() || !plain(c, false) || !plain(x1, true) ||
+      !plain(x2, true))
     return {};
+  const int mode = x1.dim() == 0 && c.dim() != 0 ? 1 : x2.dim() == 0 && c.dim() != 0 ? 2 : 0;
+  if (mode == 1 && x2.dim() == 0) return {};  // both 0-d: LibTorch's broadcast
   at::Tensor r = ::at::cpu::empty(c.sizes(), x1.options());
   const auto* cp = static_cast<const unsigned char*>(c.data_ptr());
   const std::int64_t n = r.numel();
   auto run = [&](auto e) {
     using E = decltype(e);
-    cpu::loops::select_best(static_cast<E*>(r.data_ptr()), cp, static_cast<const E*>(x1.data_ptr()),
-                            static_cast<const E*>(x2.data_ptr()), n);
+    auto* o = static_cast<E*>(r.data_ptr());
+    const auto *p = static_cast<const E*>(x1.data_ptr()), *q = static_cast<const E*>(x2.data_ptr());
+    if (mode == 1) cpu::loops::select_best<E, 1>(o, cp, p, q, n);
+    else if (mode == 2) cpu::loops::select_best<E, 2>(o, cp, p, q, n);
+    else cpu::loops::select_best<E, 0>(o, cp, p, q, n);
   };
   switch (x1.element_size()) {
     case 1: run(std::uint8_t{}); break;

@@ -260,46 +260,61 @@ XT_KERNEL(max_pool) {
                       " (backend xtensor)");
     } else {
       const T* px = ptr<T>(x);
-      T* pv = ptr<T>(out[0]);
-      std::int64_t* pi = ptr<std::int64_t>(out[1]);
+      // restrict: the int64 positions written must not alias the Index geometry read
+      T* __restrict pv = ptr<T>(out[0]);
+      std::int64_t* __restrict pi = ptr<std::int64_t>(out[1]);
+      const Index s1 = s[1], s2 = s[2], st0 = st[0], st1 = st[1], lo0 = lo[0], lo1 = lo[1], dl0 = dl[0], dl1 = dl[1],
+                  dl2 = dl[2];
+      // per axis and output position, the taps [first, last) that land inside the input
+      std::vector<Index> first[3], last[3];
+      for (int i = 0; i < 3; ++i)
+        for (Index q = 0; q < o[i]; ++q) {
+          const Index start = q * st[i] - lo[i];  // the input index of tap 0
+          const Index f = start >= 0 ? 0 : (-start + dl[i] - 1) / dl[i];
+          const Index l = s[i] - 1 - start < 0 ? 0 : (s[i] - 1 - start) / dl[i] + 1;
+          first[i].push_back(std::min(f, k[i]));
+          last[i].push_back(std::max(first[i].back(), std::min(l, k[i])));
+        }
       for (Index pl = 0; pl < planes; ++pl) {
         const T* img = px + pl * plane;
-        for (Index o0 = 0; o0 < o[0]; ++o0)
-          for (Index o1 = 0; o1 < o[1]; ++o1)
+        for (Index o0 = 0; o0 < o[0]; ++o0) {
+          const Index a0 = first[0][o0], b0 = last[0][o0];
+          for (Index o1 = 0; o1 < o[1]; ++o1) {
+            const Index a1 = first[1][o1], b1 = last[1][o1];
             for (Index o2 = 0; o2 < o[2]; ++o2) {
-              bool found = false;
-              T best{};
-              Index at = 0;
-              for (Index k0 = 0; k0 < k[0]; ++k0) {
-                const Index i0 = o0 * st[0] - lo[0] + k0 * dl[0];
-                if (i0 < 0 || i0 >= s[0]) continue;
-                for (Index k1 = 0; k1 < k[1]; ++k1) {
-                  const Index i1 = o1 * st[1] - lo[1] + k1 * dl[1];
-                  if (i1 < 0 || i1 >= s[1]) continue;
-                  for (Index k2 = 0; k2 < k[2]; ++k2) {
-                    const Index i2 = o2 * st[2] - lo[2] + k2 * dl[2];
-                    if (i2 < 0 || i2 >= s[2]) continue;
-                    const Index pos = (i0 * s[1] + i1) * s[2] + i2;
-                    const T v = img[pos];
-                    bool take = !found || v > best;
-                    if constexpr (std::is_floating_point_v<T>) take = take || (std::isnan(v) && !std::isnan(best));
-                    if (take) {
-                      best = v;
-                      at = pos;
-                      found = true;
+              const Index a2 = first[2][o2], b2 = last[2][o2];
+              const Index base2 = o2 * st[2] - lo[2];
+              auto row_of = [=](Index k0, Index k1) {
+                return ((o0 * st0 - lo0 + k0 * dl0) * s1 + (o1 * st1 - lo1 + k1 * dl1)) * s2 + base2;
+              };
+              T best;
+              Index at;
+              if (a0 < b0 && a1 < b1 && a2 < b2) {
+                at = row_of(a0, a1) + a2 * dl2;
+                best = img[at];
+                // branch-free: a later tap wins when greater, or when NaN over a number
+                for (Index k0 = a0; k0 < b0; ++k0)
+                  for (Index k1 = a1; k1 < b1; ++k1) {
+                    const Index row = row_of(k0, k1);
+                    for (Index k2 = a2; k2 < b2; ++k2) {
+                      const Index pos = row + k2 * dl2;
+                      const T v = img[pos];
+                      bool win = v > best;
+                      if constexpr (std::is_floating_point_v<T>) win = win | ((v != v) & (best == best));
+                      best = win ? v : best;
+                      at = win ? pos : at;
                     }
                   }
-                }
-              }
-              // a window of padding alone (only with padding after the input): the lowest
-              // value, at the plane's first element
-              if (!found) {
+              } else {  // a window of padding alone (padding after the input): the lowest value
                 if constexpr (std::is_floating_point_v<T>) best = -std::numeric_limits<T>::infinity();
                 else best = std::numeric_limits<T>::lowest();
+                at = 0;
               }
               *pv++ = best;
               *pi++ = pl * plane + at;
             }
+          }
+        }
       }
     }
   });

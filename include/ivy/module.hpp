@@ -53,7 +53,8 @@ Array glorot_normal(const Shape& shape, double gain = 1.0, const Where& w = {});
 // He / Kaiming with gain sqrt(2 / (1 + a^2)) over fan_in (mode "fan_in") or fan_out
 Array he_uniform(const Shape& shape, double a = 0.0, bool fan_in = true, const Where& w = {});
 Array he_normal(const Shape& shape, double a = 0.0, bool fan_in = true, const Where& w = {});
-// rows (or columns) orthonormal, from the QR of a normal matrix (signs fixed by R's diagonal)
+// rows (or columns) orthonormal: Gram-Schmidt on a normal matrix, on the host (the same
+// bits on every backend)
 Array orthogonal(const Shape& shape, double gain = 1.0, const Where& w = {});
 }  // namespace init
 

@@ -10,5 +10,6 @@
 #include "ivy/nn_attention_rnn.hpp"
 #include "ivy/nn_conv.hpp"
 #include "ivy/nn_functional.hpp"
+#include "ivy/nn_layers_seq.hpp"
 #include "ivy/nn_resample.hpp"
 #include "ivy/optim.hpp"

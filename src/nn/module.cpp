@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -111,18 +112,31 @@ Array orthogonal(const Shape& shape, double gain, const Where& w) {
   if (shape.size() < 2)
     throw ValueError("[init.orthogonal] needs a shape of rank >= 2, got " + shape.str());
   const std::int64_t rows = shape[0], cols = shape.numel() / std::max<std::int64_t>(1, rows);
-  // QR of a normal [max, min] matrix in float64 on the host's default backend, then Q's
-  // columns times sign(diag(R)), transposed when rows < cols
+  // Q of a normal [big, small] matrix by modified Gram-Schmidt on the host, in float64 (the
+  // QR with R's diagonal positive), so every backend gets the same bits; transposed when
+  // rows < cols
   const std::int64_t big = std::max(rows, cols), small = std::min(rows, cols);
-  std::vector<double> v(static_cast<std::size_t>(big * small));
-  for (auto& e : v) e = g_stream.normal();
-  Array a = asarray(v.data(), float64, Shape{big, small}, float64, w.device, w.backend);
-  auto [q, r] = linalg::qr(a);
-  Array d = sign(linalg::diagonal(r));
-  d = where(equal(d, 0), Scalar(1.0), d);
-  q = multiply(q, reshape(d, Shape{1, small}));
-  if (rows < cols) q = matrix_transpose(q);
-  return astype(multiply(reshape(q, shape), Scalar(gain)), w.dtype);
+  std::vector<double> a(static_cast<std::size_t>(big * small));  // column j at a[j * big ...]
+  for (auto& e : a) e = g_stream.normal();
+  for (std::int64_t j = 0; j < small; ++j) {
+    double* qj = a.data() + j * big;
+    for (std::int64_t i = 0; i < j; ++i) {
+      const double* qi = a.data() + i * big;
+      double dot = 0;
+      for (std::int64_t r = 0; r < big; ++r) dot += qi[r] * qj[r];
+      for (std::int64_t r = 0; r < big; ++r) qj[r] -= dot * qi[r];
+    }
+    double norm = 0;
+    for (std::int64_t r = 0; r < big; ++r) norm += qj[r] * qj[r];
+    norm = std::sqrt(norm);
+    for (std::int64_t r = 0; r < big; ++r) qj[r] = norm > 0 ? qj[r] / norm : 0.0;
+  }
+  std::vector<double> v(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c)
+      v[static_cast<std::size_t>(r * cols + c)] =
+          gain * (rows >= cols ? a[static_cast<std::size_t>(c * big + r)] : a[static_cast<std::size_t>(r * big + c)]);
+  return from_host(v, shape, w);
 }
 }  // namespace init
 
@@ -182,26 +196,29 @@ Container Module::buffers() const {
   return Container::from_pairs(v);
 }
 
-// Checks every leaf first (same paths, shapes and dtypes), then assigns: all or nothing.
+// Checks every leaf first (the same paths, in any order, with the same shapes and dtypes),
+// then assigns: all or nothing.
 void Module::assign(const std::string& what, bool buffers, const Container& c) {
   std::vector<std::pair<std::string, Array>> mine;
   collect("", buffers, mine);
-  auto theirs = c.flatten();
+  std::map<std::string, Array> theirs = c.to_map();
   if (theirs.size() != mine.size())
     throw ValueError("[module] set_" + what + ": expected " + std::to_string(mine.size()) + " arrays, got " +
                      std::to_string(theirs.size()));
-  for (std::size_t i = 0; i < mine.size(); ++i) {
-    const auto& [p, a] = mine[i];
-    const auto& [q, b] = theirs[i];
-    if (p != q) throw ValueError("[module] set_" + what + ": expected \"" + p + "\" at position " + std::to_string(i) + ", got \"" + q + "\"");
+  std::vector<Array> values;
+  for (const auto& [p, a] : mine) {
+    auto it = theirs.find(p);
+    if (it == theirs.end()) throw ValueError("[module] set_" + what + ": no array at \"" + p + "\"");
+    const Array& b = it->second;
     if (!(a.shape() == b.shape()) || a.dtype() != b.dtype())
       throw ValueError("[module] set_" + what + ": \"" + p + "\" is " + std::string(dtype_name(a.dtype())) +
                        a.shape().str() + ", got " + dtype_name(b.dtype()) + b.shape().str());
+    values.push_back(b);
   }
-  std::size_t k = 0;
+  std::size_t k = 0;  // collect's order: own variables, then each submodule's
   std::function<void(Module&)> put = [&](Module& m) {
     for (auto& [n, a] : buffers ? m.buffers_ : m.params_)
-      if (a.defined()) a = theirs[k++].second;
+      if (a.defined()) a = values[k++];
     for (auto& [n, child] : m.children_) put(*child);
   };
   put(*this);
