@@ -4,7 +4,7 @@ trained the same way in PyTorch (Debian's python3-torch, run with /usr/bin/pytho
 
 Same data (the IDX files of dataset-fashion-mnist), normalization, model, initial weights
 (the --init file ivy wrote with --save-init: safetensors read with json + numpy), batch size,
-Adam settings, loss, and data order (the SplitMix64 Fisher-Yates shuffle of the example).
+Adam settings and learning-rate schedule, loss, and data order (the SplitMix64 Fisher-Yates shuffle of the example).
 Prints one line per epoch ("epoch N: S s, I images/s") and "test accuracy: 0.XXXX".
 """
 import argparse
@@ -79,10 +79,11 @@ def main():
     ap.add_argument("--data-dir", default="/usr/share/datasets/fashion-mnist")
     ap.add_argument("--epochs", type=int, default=1)
     ap.add_argument("--batch-size", type=int, default=64)
-    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--init", help="initial parameters written by fashion_mnist --save-init")
+    ap.add_argument("--schedule", default="cosine", choices=["cosine", "constant"])
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
     args = ap.parse_args()
     if args.threads:
@@ -101,6 +102,9 @@ def main():
             state[key] = torch.from_numpy(v)
         net.load_state_dict(state)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    steps = (n + args.batch_size - 1) // args.batch_size
+    sched = (torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps * args.epochs)
+             if args.schedule == "cosine" else None)
     loss_fn = tnn.CrossEntropyLoss()
     rng = SplitMix64(args.seed)
     print("pytorch %s: %d training images, %d threads" % (torch.__version__, n, torch.get_num_threads()), flush=True)
@@ -116,6 +120,8 @@ def main():
             loss = loss_fn(net(xtr[sel]), ytr[sel])
             loss.backward()
             opt.step()
+            if sched:
+                sched.step()
         secs = time.perf_counter() - t0
         print("epoch %d: %.1f s, %.0f images/s, last loss %.4f" % (epoch, secs, n / secs, loss.item()), flush=True)
     net.eval()

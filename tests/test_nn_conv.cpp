@@ -238,6 +238,16 @@ TEST_P(NnConv, EdgeCasesByHand) {
   EXPECT_EQ(idx.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 2}));
   Array g = ivy::grad([](const Array& a) { return ivy::sum(ivy::nn::max_pool1d(a, {2})); })(t);
   EXPECT_EQ(values(g), (std::vector<double>{1, 0, 1, 0}));
+  // a NaN in a window wins, at its position (both the NaN-free and the NaN-aware loops)
+  Array tn = ivy::reshape(ivy::asarray(std::vector<double>{1, ivy::nan, 3, 2}), Shape{1, 1, 2, 2});
+  auto [vn, in_] = ivy::nn::max_pool_with_indices(tn, {1, 2});
+  std::vector<double> got = values(vn);
+  EXPECT_TRUE(std::isnan(got[0]));
+  EXPECT_EQ(got[1], 3.0);
+  EXPECT_EQ(in_.to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2}));
+  auto [vp, ip] = ivy::nn::max_pool_with_indices(ivy::reshape(ivy::asarray(std::vector<double>{1, 4, 3, 2}), Shape{1, 1, 2, 2}), {1, 2});
+  EXPECT_EQ(values(vp), (std::vector<double>{4, 3}));
+  EXPECT_EQ(ip.to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2}));
   // scatter_add accumulates repeats
   Array sa = ivy::nn::scatter_add_flat(ivy::zeros(Shape{3}, ivy::float64), ivy::asarray(std::vector<std::int64_t>{1, 1, 2}),
                                        ivy::asarray(std::vector<double>{1, 2, 3}));

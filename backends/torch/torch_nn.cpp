@@ -117,12 +117,18 @@ TORCH_KERNEL(max_pool) {
       x = at::constant_pad_nd(x0, pad_list(p.padding), -std::numeric_limits<double>::infinity());
     }
     std::tuple<at::Tensor, at::Tensor> r;
-    if (d == 1)
+    if (d == 1) {
       r = at::max_pool1d_with_indices(x, ref(p.window), ref(p.strides), pad, ref(p.dilations), false);
-    else if (d == 2)
-      r = at::max_pool2d_with_indices(x, ref(p.window), ref(p.strides), pad, ref(p.dilations), false);
-    else
+    } else if (d == 2) {
+      // LibTorch's channels-last kernel vectorizes over the channels: on a 64x16x28x28 input
+      // the layout change and the pooling took 0.9 ms, the planar kernel 7 ms. The positions
+      // are within each plane either way.
+      at::Tensor xl = x.contiguous(at::MemoryFormat::ChannelsLast);
+      r = at::max_pool2d_with_indices(xl, ref(p.window), ref(p.strides), pad, ref(p.dilations), false);
+      r = {std::get<0>(r).contiguous(), std::get<1>(r).contiguous()};
+    } else {
       r = at::max_pool3d_with_indices(x, ref(p.window), ref(p.strides), pad, ref(p.dilations), false);
+    }
     at::Tensor idx = std::get<1>(r);
     const int64_t nd = static_cast<int64_t>(d);
     if (!native) {  // unravel in the padded plane, shift, clamp into x, ravel in x's plane
