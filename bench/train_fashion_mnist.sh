@@ -5,6 +5,8 @@
 #   bench/train_fashion_mnist.sh [EPOCHS] [extra flags for both, e.g. --limit 6400]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# one thread everywhere: LibTorch, PyTorch and oneDNN (the xtensor backend's convolutions)
+export OMP_NUM_THREADS=1
 epochs=${1:-3}
 shift || true
 cmake --build build --target fashion_mnist > /dev/null

@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
   cmake ninja-build g++ ccache
   libtorch-dev liblapack-dev   # torch backend (LibTorch 1.13; LAPACK, which it calls, also called directly for eig)
-  xtensor-dev libxtensor-dev xtl-dev libeigen3-dev   # xtensor backend (+Eigen)
+  xtensor-dev libxtensor-dev xtl-dev libeigen3-dev libdnnl-dev   # xtensor backend (+Eigen; oneDNN for its convolutions)
   libgtest-dev libbenchmark-dev nlohmann-json3-dev   # tests, benchmarks, fixtures; JSON also for safetensors headers
   libcli11-dev zlib1g-dev   # the examples' command lines; reading the gzip-compressed datasets
   pybind11-dev python3-dev python3-pytest python3-numpy python3-hypothesis  # Python bindings (python/) and their tests

@@ -8,6 +8,9 @@
 // over the batch. A 1x1 kernel with unit strides and no padding uses the input as cols.
 // Every spatial rank runs as rank 3, the missing leading axes of size 1.
 #include <Eigen/Dense>
+#ifdef IVY_HAS_DNNL
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -152,12 +155,101 @@ Array zeroed(const Shape& s, DType d) {
   return r;
 }
 
+
+#ifdef IVY_HAS_DNNL
+// ---- oneDNN (Debian's libdnnl): its convolution and both backward passes on the arrays'
+// own buffers in the plain layouts (ncw/nchw/ncdhw, [g]oi[d]hw), float32 only; oneDNN pads
+// unequally before and after, as the primitives do.
+namespace dnnl_conv {
+using dnnl::memory;
+using tag = memory::format_tag;
+
+dnnl::engine& engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+memory::dims dims_of(const Shape& s) { return memory::dims(s.begin(), s.end()); }
+tag act_tag(std::size_t rank) { return rank == 3 ? tag::ncw : rank == 4 ? tag::nchw : tag::ncdhw; }
+// [O, C/g, *K] as oneDNN's weights: oi*k, or goi*k with the groups split off
+memory::desc weights_md(const Shape& w, std::int64_t groups) {
+  memory::dims d = dims_of(w);
+  if (groups == 1) return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::oiw : w.size() == 4 ? tag::oihw : tag::oidhw);
+  d[0] /= groups;
+  d.insert(d.begin(), groups);
+  return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::goiw : w.size() == 4 ? tag::goihw : tag::goidhw);
+}
+struct Geo {
+  memory::desc x, w, y;
+  memory::dims strides, dil, lo, hi;
+};
+Geo geo(const Shape& x, const Shape& w, const Shape& y, const Attrs& a) {
+  const auto p = attr::conv(a);
+  const std::size_t d = x.size() - 2;
+  Geo g{memory::desc(dims_of(x), memory::data_type::f32, act_tag(x.size())), weights_md(w, p.groups),
+        memory::desc(dims_of(y), memory::data_type::f32, act_tag(y.size())), {}, {}, {}, {}};
+  for (std::size_t i = 0; i < d; ++i) {
+    g.strides.push_back(p.strides[i]);
+    g.dil.push_back(p.dilations[i] - 1);  // oneDNN counts the gaps
+    g.lo.push_back(p.padding[i]);
+    g.hi.push_back(p.padding[d + i]);
+  }
+  return g;
+}
+dnnl::convolution_forward::primitive_desc forward_pd(const Geo& g) {
+  dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, g.x, g.w,
+                                    g.y, g.strides, g.dil, g.lo, g.hi);
+  return dnnl::convolution_forward::primitive_desc(d, engine());
+}
+memory mem(const memory::desc& md, const Array& a) { return memory(md, engine(), raw(a)); }
+
+// which: 0 forward (in: x, w; out: y), 1 adjoint in x (in: gy, w; out: gx), 2 adjoint in w
+// (in: x, gy; out: gw)
+void run(int which, const Array& a0, const Array& a1, Array& out, const Attrs& a) {
+  const Shape& xs = which == 1 ? out.shape() : a0.shape();
+  const Shape& ws = which == 0 ? a1.shape() : which == 1 ? a1.shape() : out.shape();
+  const Shape& ys = which == 0 ? out.shape() : which == 1 ? a0.shape() : a1.shape();
+  const Geo g = geo(xs, ws, ys, a);
+  dnnl::stream st(engine());
+  auto fwd = forward_pd(g);
+  if (which == 0) {
+    dnnl::convolution_forward(fwd).execute(
+        st, {{DNNL_ARG_SRC, mem(g.x, a0)}, {DNNL_ARG_WEIGHTS, mem(g.w, a1)}, {DNNL_ARG_DST, mem(g.y, out)}});
+  } else if (which == 1) {
+    dnnl::convolution_backward_data::desc d(dnnl::algorithm::convolution_direct, g.x, g.w, g.y, g.strides, g.dil, g.lo,
+                                            g.hi);
+    dnnl::convolution_backward_data::primitive_desc pd(d, engine(), fwd);
+    dnnl::convolution_backward_data(pd).execute(
+        st, {{DNNL_ARG_DIFF_DST, mem(g.y, a0)}, {DNNL_ARG_WEIGHTS, mem(g.w, a1)}, {DNNL_ARG_DIFF_SRC, mem(g.x, out)}});
+  } else {
+    dnnl::convolution_backward_weights::desc d(dnnl::algorithm::convolution_direct, g.x, g.w, g.y, g.strides, g.dil,
+                                               g.lo, g.hi);
+    dnnl::convolution_backward_weights::primitive_desc pd(d, engine(), fwd);
+    dnnl::convolution_backward_weights(pd).execute(
+        st, {{DNNL_ARG_SRC, mem(g.x, a0)}, {DNNL_ARG_DIFF_DST, mem(g.y, a1)}, {DNNL_ARG_DIFF_WEIGHTS, mem(g.w, out)}});
+  }
+  st.wait();
+}
+// float32 with every size non-zero (oneDNN refuses empty tensors): the zero cases stay on
+// the im2col path, which handles them
+bool usable(DType d, const Shape& a, const Shape& b, const Shape& c) {
+  if (d != float32) return false;
+  for (const Shape* s : {&a, &b, &c})
+    for (auto e : *s)
+      if (e == 0) return false;
+  return true;
+}
+}  // namespace dnnl_conv
+#endif
+
 }  // namespace
 
 XT_KERNEL(conv) {
   const Array &x = in[0], &w = in[1];
   const Geometry g = geometry(x.shape(), w.shape(), spec[0].shape, a);
   out[0] = alloc(spec[0].shape, spec[0].dtype);
+#ifdef IVY_HAS_DNNL
+  if (dnnl_conv::usable(spec[0].dtype, x.shape(), w.shape(), spec[0].shape)) return dnnl_conv::run(0, x, w, out[0], a);
+#endif
   if (out[0].size() == 0) return;
   if (g.cg() * g.taps() == 0) {  // a sum over nothing
     std::memset(raw(out[0]), 0, static_cast<std::size_t>(out[0].size()) * itemsize(spec[0].dtype));
@@ -186,6 +278,12 @@ XT_KERNEL(conv) {
 XT_KERNEL(conv_transpose) {
   const Array &gy = in[0], &w = in[1];
   const Geometry g = geometry(spec[0].shape, w.shape(), gy.shape(), a);
+#ifdef IVY_HAS_DNNL
+  if (dnnl_conv::usable(spec[0].dtype, gy.shape(), w.shape(), spec[0].shape)) {
+    out[0] = alloc(spec[0].shape, spec[0].dtype);
+    return dnnl_conv::run(1, gy, w, out[0], a);
+  }
+#endif
   out[0] = zeroed(spec[0].shape, spec[0].dtype);
   if (out[0].size() == 0 || gy.size() == 0) return;
   visit_real("conv_transpose", spec[0].dtype, [&](auto tag) {
@@ -214,6 +312,12 @@ XT_KERNEL(conv_transpose) {
 XT_KERNEL(conv_weight_grad) {
   const Array &x = in[0], &gy = in[1];
   const Geometry g = geometry(x.shape(), spec[0].shape, gy.shape(), a);
+#ifdef IVY_HAS_DNNL
+  if (dnnl_conv::usable(spec[0].dtype, x.shape(), gy.shape(), spec[0].shape)) {
+    out[0] = alloc(spec[0].shape, spec[0].dtype);
+    return dnnl_conv::run(2, x, gy, out[0], a);
+  }
+#endif
   out[0] = zeroed(spec[0].shape, spec[0].dtype);
   if (out[0].size() == 0 || gy.size() == 0) return;
   visit_real("conv_weight_grad", spec[0].dtype, [&](auto tag) {
