@@ -554,4 +554,19 @@ TEST(Trace, TraceOnXtensorReplayOnTorch) {
   EXPECT_THROW(g.run({w2, x2}), ivy::ValueError);
 }
 
+// long long and unsigned long long read 64-bit integers (they are distinct from int64_t and
+// uint64_t on LP64); a backend can be named by a std::string where a Backend is expected.
+TEST(CoreSpellings, LongLongReadsAndStringBackendNames) {
+  for (auto b : ivy::available_backends()) {
+    const std::string name = b.name();
+    auto on = [](ivy::Backend where) { return ivy::arange(3, std::nullopt, 1, ivy::int64, {}, where); };
+    ivy::Array x = on(name);  // std::string -> Backend
+    EXPECT_EQ(x.backend(), b);
+    EXPECT_EQ(x.to_vector<long long>(), (std::vector<long long>{0, 1, 2}));
+    EXPECT_EQ(ivy::sum(x).item<long long>(), 3LL);
+    if (name == "xtensor")  // (torch has no uint64 yet: issue 32)
+      EXPECT_EQ(x.to_vector<unsigned long long>(), (std::vector<unsigned long long>{0, 1, 2}));
+  }
+}
+
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <memory>
 #include <ostream>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "ivy/core.hpp"
@@ -18,6 +20,7 @@ class Backend {
   constexpr explicit Backend(const BackendImpl* p) : p_(p) {}
   Backend(const char* name);  // NOLINT: implicit on purpose, Backend b = "torch"
   Backend(std::string_view name);
+  Backend(const std::string& name) : Backend(std::string_view(name)) {}  // NOLINT: as const char*
   const char* name() const;
   const BackendImpl* impl() const { return p_; }
   explicit operator bool() const { return p_ != nullptr; }

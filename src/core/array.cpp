@@ -41,6 +41,13 @@ template std::vector<float> Array::to_vector<float>() const;
 template std::vector<double> Array::to_vector<double>() const;
 template std::vector<std::complex<float>> Array::to_vector<std::complex<float>>() const;
 template std::vector<std::complex<double>> Array::to_vector<std::complex<double>>() const;
+// long long and unsigned long long where they are types of their own (int64_t is long on
+// LP64 systems): the 64-bit integers under their other spelling.
+#if defined(__LP64__)
+static_assert(!std::is_same_v<long long, std::int64_t> && sizeof(long long) == 8);
+template std::vector<long long> Array::to_vector<long long>() const;
+template std::vector<unsigned long long> Array::to_vector<unsigned long long>() const;
+#endif
 
 Scalar Array::item_scalar() const {
   if (size() != 1) throw ValueError("[item] needs an array with exactly one element, got shape " + shape().str());
