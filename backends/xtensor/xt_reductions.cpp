@@ -76,8 +76,12 @@ T reduce_all(const T* p, std::int64_t n) {
   return r;
 }
 
+template <class T, class U, class F>
+Array rows(const Array& x, const Dims& axes, const OutSpec& spec, F&& f);
+
 // sum / prod / mean through xtensor's reducers, computed in the output dtype; a reduction
-// over every axis of a non-empty array is one pass over the buffer.
+// over every axis of a non-empty array is one pass over the buffer, and a float32/float64
+// sum or mean over trailing axes sums each row in place as a whole buffer is summed.
 template <int Kind>
 void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* spec, Array* out) {
   DType d = spec[0].dtype;
@@ -100,6 +104,21 @@ void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* 
   if (ax.empty()) {
     out[0] = alias(x.dtype() == in[0].dtype() ? contiguous_copy(x) : x, spec[0].shape);
     return;
+  }
+  if constexpr (Kind != 1) {
+    const std::size_t r = static_cast<std::size_t>(x.ndim()), k = ax.size();
+    bool trailing = x.size() > 0;
+    for (std::size_t i = 0; i < k; ++i) trailing = trailing && ax[i] == r - k + i;
+    if (trailing && d == float32) {
+      out[0] = rows<float, float>(x, red_dims(x, has_axes, axes), spec[0],
+                                  [](const float* p, std::int64_t n) { return reduce_all<Kind>(p, n); });
+      return;
+    }
+    if (trailing && d == float64) {
+      out[0] = rows<double, double>(x, red_dims(x, has_axes, axes), spec[0],
+                                    [](const double* p, std::int64_t n) { return reduce_all<Kind>(p, n); });
+      return;
+    }
   }
   Shape rs = squeezed(x, ax);
   visit(d, [&](auto tag) {
