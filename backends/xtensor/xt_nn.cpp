@@ -379,6 +379,7 @@ XT_KERNEL(max_pool) {
           first[i].push_back(std::min(f, k[i]));
           last[i].push_back(std::max(first[i].back(), std::min(l, k[i])));
         }
+      // a later tap wins when greater, or when NaN over a number
       auto wins = [](T v, T best) {
         bool w = v > best;
         if constexpr (std::is_floating_point_v<T>) w = w | ((v != v) & (best == best));
@@ -386,18 +387,17 @@ XT_KERNEL(max_pool) {
       };
       constexpr T lowest = std::is_floating_point_v<T> ? -std::numeric_limits<T>::infinity()
                                                         : std::numeric_limits<T>::lowest();
-      const Dims& pad = p.padding;
-      bool unpadded = true;
-      for (auto e : pad) unpadded = unpadded && e == 0;
-      // Without a NaN in x, "greater" alone decides (a loop the compiler vectorizes; the NaN
-      // test in it made the pooling 8x slower).
-      bool has_nan = false;
-      if constexpr (std::is_floating_point_v<T>) {
-        const Index total = x.size();
-        for (Index i = 0; i < total; ++i) has_nan |= px[i] != px[i];
-      }
-      if (k[0] == 1 && o[0] == 1 && s[0] == 1 && unpadded && dl1 == 1 && dl2 == 1 && !has_nan) {
-        // no padding, no dilation (the common pooling): every tap is inside, a plain loop
+      // Unpadded, undilated 1-D and 2-D windows over an x without NaN: "greater" alone
+      // decides, in a plain loop the compiler vectorizes (a NaN test in it keeps it scalar).
+      bool plain = k[0] == 1 && o[0] == 1 && s[0] == 1 && dl1 == 1 && dl2 == 1;
+      for (auto e : p.padding) plain = plain && e == 0;
+      if constexpr (std::is_floating_point_v<T>)
+        if (plain) {
+          bool has_nan = false;
+          for (Index i = 0, total = x.size(); i < total; ++i) has_nan |= px[i] != px[i];
+          plain = !has_nan;
+        }
+      if (plain) {
         const Index K1 = k[1], K2 = k[2], S1 = st1, S2 = st[2], O1 = o[1], O2 = o[2];
         for (Index pl = 0; pl < planes; ++pl) {
           const T* img = px + pl * plane;
@@ -419,63 +419,6 @@ XT_KERNEL(max_pool) {
         }
         return;
       }
-      if (k[0] == 1 && o[0] == 1 && s[0] == 1) {
-        // 1-D and 2-D windows, separably: each input row's window maxima along the last axis
-        // (and their positions), then the maxima of those along the axis before. The first
-        // maximum in row-major order wins, as in the direct loop below.
-        // The selects run over the output positions of a row (a loop the compiler turns into
-        // vector blends): with random data a branch per tap mispredicts half the time.
-        const Index O2 = o[2];
-        std::vector<T> rb(static_cast<std::size_t>(s[1] * O2)), best(static_cast<std::size_t>(O2));
-        std::vector<Index> rp(rb.size()), at(static_cast<std::size_t>(O2));
-        for (Index pl = 0; pl < planes; ++pl) {
-          const T* img = px + pl * plane;
-          for (Index h = 0; h < s[1]; ++h) {
-            const T* row = img + h * s2;
-            T* __restrict b = rb.data() + h * O2;
-            Index* __restrict bp = rp.data() + h * O2;
-            for (Index o2 = 0; o2 < O2; ++o2) {  // tap a2 of each output: its first inside the row
-              const Index q = o2 * st[2] - lo[2] + first[2][o2] * dl2;
-              const bool none = first[2][o2] >= last[2][o2];
-              b[o2] = none ? lowest : row[none ? 0 : q];
-              bp[o2] = none ? -1 : h * s2 + q;
-            }
-            for (Index k2 = 1; k2 < k[2]; ++k2)
-              for (Index o2 = 0; o2 < O2; ++o2) {
-                const Index q = o2 * st[2] - lo[2] + k2 * dl2;
-                const bool inside = k2 > first[2][o2] && k2 < last[2][o2];
-                const T v = row[inside ? q : 0];
-                const bool w = inside & wins(v, b[o2]);
-                b[o2] = w ? v : b[o2];
-                bp[o2] = w ? h * s2 + q : bp[o2];
-              }
-          }
-          for (Index o1 = 0; o1 < o[1]; ++o1) {
-            const Index a1 = first[1][o1], b1 = last[1][o1];
-            T* __restrict bb = best.data();
-            Index* __restrict ba = at.data();
-            for (Index o2 = 0; o2 < O2; ++o2) {
-              bb[o2] = lowest;
-              ba[o2] = -1;
-            }
-            for (Index k1 = a1; k1 < b1; ++k1) {
-              const Index h = o1 * st1 - lo1 + k1 * dl1;
-              const T* __restrict rv = rb.data() + h * O2;
-              const Index* __restrict rq = rp.data() + h * O2;
-              for (Index o2 = 0; o2 < O2; ++o2) {
-                const bool w = (rq[o2] >= 0) & ((ba[o2] < 0) | wins(rv[o2], bb[o2]));
-                bb[o2] = w ? rv[o2] : bb[o2];
-                ba[o2] = w ? rq[o2] : ba[o2];
-              }
-            }
-            for (Index o2 = 0; o2 < O2; ++o2) {
-              *pv++ = bb[o2];
-              *pi++ = pl * plane + (ba[o2] < 0 ? 0 : ba[o2]);
-            }
-          }
-        }
-        return;
-      }
       for (Index pl = 0; pl < planes; ++pl) {
         const T* img = px + pl * plane;
         for (Index o0 = 0; o0 < o[0]; ++o0) {
@@ -493,22 +436,19 @@ XT_KERNEL(max_pool) {
               if (a0 < b0 && a1 < b1 && a2 < b2) {
                 at = row_of(a0, a1) + a2 * dl2;
                 best = img[at];
-                // branch-free: a later tap wins when greater, or when NaN over a number
                 for (Index k0 = a0; k0 < b0; ++k0)
                   for (Index k1 = a1; k1 < b1; ++k1) {
                     const Index row = row_of(k0, k1);
                     for (Index k2 = a2; k2 < b2; ++k2) {
                       const Index pos = row + k2 * dl2;
                       const T v = img[pos];
-                      bool win = v > best;
-                      if constexpr (std::is_floating_point_v<T>) win = win | ((v != v) & (best == best));
+                      const bool win = wins(v, best);
                       best = win ? v : best;
                       at = win ? pos : at;
                     }
                   }
               } else {  // a window of padding alone (padding after the input): the lowest value
-                if constexpr (std::is_floating_point_v<T>) best = -std::numeric_limits<T>::infinity();
-                else best = std::numeric_limits<T>::lowest();
+                best = lowest;
                 at = 0;
               }
               *pv++ = best;
