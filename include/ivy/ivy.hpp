@@ -6,4 +6,6 @@
 #include "ivy/dispatch.hpp"
 #include "ivy/functional.hpp"
 #include "ivy/trace.hpp"
+#include "ivy/compile.hpp"
+#include "ivy/graph_io.hpp"
 #include "ivy/autodiff.hpp"

@@ -103,6 +103,15 @@ std::vector<Array> Graph::run(const std::vector<Array>& inputs, Backend backend)
       auto outs = dispatch_multi(n.op, std::span<const Array>(in), n.attrs, n.inputs.empty() ? target : Backend{});
       for (std::size_t k = 0; k < n.outputs.size() && k < outs.size(); ++k) env[n.outputs[k]] = outs[k];
     }
+    // later nodes carry the shapes the trace saw: a data-dependent one that differs now
+    // would make them fail or compute garbage, so it stops here and says why
+    if (op_info(n.op).has(kDataDependentShape))
+      for (int o : n.outputs)
+        if (!(env[o].shape() == values[o].shape))
+          throw ValueError(std::string("[Graph::run] ") + op_info(n.op).name + " gave shape " + env[o].shape().str() +
+                           " on these inputs where the trace saw " + values[o].shape.str() +
+                           ": its output shape depends on the data, and the nodes after it were traced with the old "
+                           "shape; trace the function again for these inputs");
   }
   std::vector<Array> out;
   for (int id : output_ids) out.push_back(env[id]);

@@ -1,0 +1,496 @@
+// The executor of compiled graphs, and ivy::compile's signature cache.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <list>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+#include "ivy/compile.hpp"
+#include "trace/fusion.hpp"
+#include "trace/graph_util.hpp"
+
+namespace ivy {
+
+namespace {
+// Buffers for fused outputs, reused once every array holding one is gone: a freed buffer goes
+// back to the pool (up to kMaxCached bytes) and the next fused output of that size takes it.
+class BufferPool : public std::enable_shared_from_this<BufferPool> {
+ public:
+  ~BufferPool() {
+    for (auto& [bytes, p] : free_) std::free(p);
+  }
+  std::shared_ptr<void> acquire(std::size_t bytes) {
+    const std::size_t size = std::max<std::size_t>(64, (bytes + 63) / 64 * 64);
+    void* p = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      auto it = free_.find(size);
+      if (it != free_.end()) {
+        p = it->second;
+        free_.erase(it);
+        cached_ -= size;
+      }
+    }
+    if (!p) p = std::aligned_alloc(64, size);
+    if (!p) throw std::bad_alloc();
+    auto self = shared_from_this();
+    return std::shared_ptr<void>(p, [self, size](void* q) { self->give_back(q, size); });
+  }
+
+ private:
+  static constexpr std::size_t kMaxCached = std::size_t{256} << 20;
+  void give_back(void* p, std::size_t size) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      if (cached_ + size <= kMaxCached) {
+        free_.emplace(size, p);
+        cached_ += size;
+        return;
+      }
+    }
+    std::free(p);
+  }
+  std::mutex m_;
+  std::multimap<std::size_t, void*> free_;
+  std::size_t cached_ = 0;
+};
+
+struct Step {
+  int program = -1;  // >= 0: a fused program; else a kernel call
+  OpId op{};
+  Attrs attrs;
+  Kernel kernel = nullptr;
+  std::vector<int> in, out;
+  std::vector<OutSpec> specs;
+  std::vector<int> release;        // values read for the last time here
+  std::vector<int> inplace_input;  // fused: per output, the input whose buffer it may take (-1: none)
+};
+
+// Fusion groups of g: lists of node indices (execution order), each of one output shape,
+// such that running each group as one unit keeps the graph acyclic.
+std::vector<std::vector<int>> fusion_groups(const Graph& g) {
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<int> group_of(static_cast<std::size_t>(n), -1);
+  std::vector<std::vector<int>> groups;
+  // does node p (transitively, whole groups counted as one) read anything a group in `set`
+  // computes?
+  auto depends_on = [&](int p, const std::vector<int>& set) {
+    std::vector<char> seen(static_cast<std::size_t>(n), 0);
+    std::vector<int> stack{p};
+    while (!stack.empty()) {
+      const int k = stack.back();
+      stack.pop_back();
+      if (k < 0 || seen[static_cast<std::size_t>(k)]) continue;
+      seen[static_cast<std::size_t>(k)] = 1;
+      const int h = group_of[static_cast<std::size_t>(k)];
+      if (h >= 0 && std::find(set.begin(), set.end(), h) != set.end()) return true;
+      auto push_inputs = [&](int node) {
+        for (int v : g.nodes[static_cast<std::size_t>(node)].inputs) stack.push_back(g.producer(v));
+      };
+      if (h >= 0) {
+        for (int m : groups[static_cast<std::size_t>(h)]) {
+          seen[static_cast<std::size_t>(m)] = 1;
+          push_inputs(m);
+        }
+      } else {
+        push_inputs(k);
+      }
+    }
+    return false;
+  };
+  // can the groups in `set` and node k run as one unit? Not when something outside them
+  // reads one of them and is read by one of them (or by k).
+  auto can_merge = [&](const std::vector<int>& set, int k) {
+    auto outside_ok = [&](int node) {
+      for (int v : g.nodes[static_cast<std::size_t>(node)].inputs) {
+        const int q = g.producer(v);
+        if (q < 0) continue;
+        const int h = group_of[static_cast<std::size_t>(q)];
+        if (h >= 0 && std::find(set.begin(), set.end(), h) != set.end()) continue;
+        if (depends_on(q, set)) return false;
+      }
+      return true;
+    };
+    if (!outside_ok(k)) return false;
+    for (int G : set)
+      for (int m : groups[static_cast<std::size_t>(G)])
+        if (!outside_ok(m)) return false;
+    return true;
+  };
+  for (int k = 0; k < n; ++k) {
+    const auto& node = g.nodes[static_cast<std::size_t>(k)];
+    if (!fusion::fusible(g, node)) continue;
+    const Shape& S = g.values[static_cast<std::size_t>(node.outputs[0])].shape;
+    // the groups of k's producers with k's shape, joined as far as that keeps the order
+    std::vector<int> set;
+    for (int v : node.inputs) {
+      const int p = g.producer(v);
+      if (p < 0) continue;
+      const int G = group_of[static_cast<std::size_t>(p)];
+      if (G < 0 || std::find(set.begin(), set.end(), G) != set.end()) continue;
+      const auto& first = g.nodes[static_cast<std::size_t>(groups[static_cast<std::size_t>(G)][0])];
+      if (!(g.values[static_cast<std::size_t>(first.outputs[0])].shape == S)) continue;
+      auto trial = set;
+      trial.push_back(G);
+      if (can_merge(trial, k)) set = std::move(trial);
+    }
+    int chosen;
+    if (set.empty()) {
+      chosen = static_cast<int>(groups.size());
+      groups.emplace_back();
+    } else {
+      chosen = set[0];
+      for (std::size_t i = 1; i < set.size(); ++i) {
+        auto& from = groups[static_cast<std::size_t>(set[i])];
+        for (int m : from) group_of[static_cast<std::size_t>(m)] = chosen;
+        auto& to = groups[static_cast<std::size_t>(chosen)];
+        to.insert(to.end(), from.begin(), from.end());
+        from.clear();
+      }
+      std::sort(groups[static_cast<std::size_t>(chosen)].begin(), groups[static_cast<std::size_t>(chosen)].end());
+    }
+    groups[static_cast<std::size_t>(chosen)].push_back(k);
+    group_of[static_cast<std::size_t>(k)] = chosen;
+  }
+  std::vector<std::vector<int>> out;
+  for (auto& G : groups)
+    if (G.size() >= 2) out.push_back(G);
+  return out;
+}
+}  // namespace
+
+struct Executable::Impl {
+  Graph graph;
+  Backend backend;
+  CompileOptions options;
+  Stats stats;
+  std::vector<fusion::Program> programs;
+  std::vector<Step> steps;
+  std::vector<Array> constants;  // on the backend
+  std::vector<int> release_first;  // inputs and constants nothing reads
+  std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
+};
+
+Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : impl_(std::make_unique<Impl>()) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& I = *impl_;
+  if (!backend) backend = current_backend();
+  I.backend = backend;
+  I.options = opt;
+  I.stats.traced_nodes = static_cast<int>(g.nodes.size());
+  g.rebuild_uses();
+  passes::check_static_shapes(g);
+  if (opt.eliminate_dead_code) passes::eliminate_dead_code(g);
+  if (opt.fold_constants) passes::fold_constants(g, backend);
+  if (opt.simplify) passes::simplify(g);
+  if (opt.eliminate_common_subexpressions) passes::eliminate_common_subexpressions(g);
+  if (opt.eliminate_dead_code) passes::eliminate_dead_code(g);
+  const BackendImpl* be = backend.impl();
+  for (const auto& n : g.nodes) {
+    const OpInfo& info = op_info(n.op);
+    if (!be->kernels[static_cast<int>(n.op)])
+      throw NotImplementedError(std::string("[compile] ") + info.name + " is not implemented by backend " + be->name);
+    for (int v : n.inputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
+    for (int v : n.outputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
+  }
+  for (const Array& c : g.constants) I.constants.push_back(to_backend(c, backend));
+
+  // units: fused groups and single nodes, ordered so that each runs after what it reads
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<std::vector<int>> groups = opt.fuse_elementwise ? fusion_groups(g) : std::vector<std::vector<int>>{};
+  std::vector<int> unit_of(static_cast<std::size_t>(n), -1);
+  std::vector<std::vector<int>> units;
+  for (auto& G : groups) {
+    for (int k : G) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(units.size());
+    units.push_back(G);
+  }
+  for (int k = 0; k < n; ++k)
+    if (unit_of[static_cast<std::size_t>(k)] < 0) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(units.size()), units.push_back({k});
+  const int nu = static_cast<int>(units.size());
+  std::vector<std::vector<int>> succ(static_cast<std::size_t>(nu));
+  std::vector<int> indeg(static_cast<std::size_t>(nu), 0);
+  for (int u = 0; u < nu; ++u) {
+    std::vector<int> preds;
+    for (int k : units[static_cast<std::size_t>(u)])
+      for (int v : g.nodes[static_cast<std::size_t>(k)].inputs) {
+        const int p = g.producer(v);
+        if (p >= 0 && unit_of[static_cast<std::size_t>(p)] != u) preds.push_back(unit_of[static_cast<std::size_t>(p)]);
+      }
+    std::sort(preds.begin(), preds.end());
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    for (int p : preds) succ[static_cast<std::size_t>(p)].push_back(u), ++indeg[static_cast<std::size_t>(u)];
+  }
+  // ready units run in the order of their first node (random primitives keep their order)
+  std::vector<int> order;
+  std::vector<int> ready;
+  for (int u = 0; u < nu; ++u)
+    if (!indeg[static_cast<std::size_t>(u)]) ready.push_back(u);
+  auto first_node = [&](int u) { return units[static_cast<std::size_t>(u)][0]; };
+  while (!ready.empty()) {
+    auto it = std::min_element(ready.begin(), ready.end(), [&](int a, int b) { return first_node(a) < first_node(b); });
+    const int u = *it;
+    ready.erase(it);
+    order.push_back(u);
+    for (int s : succ[static_cast<std::size_t>(u)])
+      if (--indeg[static_cast<std::size_t>(s)] == 0) ready.push_back(s);
+  }
+  if (static_cast<int>(order.size()) != nu) throw Error("[compile] internal: the fused graph has a cycle");
+
+  std::vector<char> fused_value(g.values.size(), 0);  // written by a fused loop into a pool buffer
+  for (int u : order) {
+    const auto& members = units[static_cast<std::size_t>(u)];
+    Step s;
+    if (members.size() == 1 && !(u < static_cast<int>(groups.size()))) {
+      const auto& node = g.nodes[static_cast<std::size_t>(members[0])];
+      s.op = node.op;
+      s.attrs = node.attrs;
+      s.kernel = be->kernels[static_cast<int>(node.op)];
+      s.in = node.inputs;
+      s.out = node.outputs;
+      for (int o : node.outputs)
+        s.specs.push_back(OutSpec{g.values[static_cast<std::size_t>(o)].shape, g.values[static_cast<std::size_t>(o)].dtype, true});
+    } else {
+      std::vector<char> inside(static_cast<std::size_t>(n), 0);
+      for (int k : members) inside[static_cast<std::size_t>(k)] = 1;
+      std::vector<int> outs;
+      for (int k : members) {
+        const int v = g.nodes[static_cast<std::size_t>(k)].outputs[0];
+        bool used_outside = g.is_output(v);
+        for (int user : g.users(v)) used_outside = used_outside || !inside[static_cast<std::size_t>(user)];
+        if (used_outside) outs.push_back(v);
+      }
+      s.program = static_cast<int>(I.programs.size());
+      I.programs.push_back(fusion::build(g, members, outs));
+      const auto& p = I.programs.back();
+      s.in = p.input_values;
+      s.out = p.output_values;
+      for (int v : p.output_values) fused_value[static_cast<std::size_t>(v)] = 1;
+      ++I.stats.fused_groups;
+      I.stats.fused_nodes += static_cast<int>(members.size());
+      // an output may take the buffer of an input that dies here: one an earlier fused loop
+      // wrote into a pool buffer (no view of it exists: every reader is in this group), of
+      // the output's dtype, read in full
+      std::vector<char> taken(p.input_values.size(), 0);
+      for (int v : p.output_values) {
+        int pick = -1;
+        for (std::size_t i = 0; i < p.input_values.size() && opt.plan_memory; ++i) {
+          const int iv = p.input_values[i];
+          const auto& val = g.values[static_cast<std::size_t>(iv)];
+          if (taken[i] || p.reads[i].kind != fusion::InputRead::full || val.dtype != g.values[static_cast<std::size_t>(v)].dtype)
+            continue;
+          if (!fused_value[static_cast<std::size_t>(iv)] || g.is_output(iv)) continue;
+          bool all_inside = true;
+          for (int user : val.users) all_inside = all_inside && inside[static_cast<std::size_t>(user)];
+          if (!all_inside) continue;
+          pick = static_cast<int>(i);
+          taken[i] = 1;
+          break;
+        }
+        s.inplace_input.push_back(pick);
+      }
+    }
+    I.steps.push_back(std::move(s));
+  }
+  // release points: after the last step that reads a value (graph outputs are kept)
+  if (opt.plan_memory) {
+    std::vector<int> last(g.values.size(), -1);
+    for (std::size_t i = 0; i < I.steps.size(); ++i)
+      for (int v : I.steps[i].in) last[static_cast<std::size_t>(v)] = static_cast<int>(i);
+    for (int v : g.output_ids) last[static_cast<std::size_t>(v)] = -2;
+    for (std::size_t v = 0; v < last.size(); ++v)
+      if (last[v] >= 0) I.steps[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
+    for (std::size_t i = 0; i < I.steps.size(); ++i)
+      for (int v : I.steps[i].out)
+        if (last[static_cast<std::size_t>(v)] == -1) I.steps[i].release.push_back(v);  // written, never read
+    for (int v : g.input_ids)
+      if (last[static_cast<std::size_t>(v)] == -1) I.release_first.push_back(v);
+  }
+  I.stats.nodes = static_cast<int>(g.nodes.size());
+  I.stats.steps = static_cast<int>(I.steps.size());
+  I.graph = std::move(g);
+  I.stats.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+Executable::~Executable() = default;
+Executable::Executable(Executable&&) noexcept = default;
+Executable& Executable::operator=(Executable&&) noexcept = default;
+const Graph& Executable::graph() const { return impl_->graph; }
+Backend Executable::backend() const { return impl_->backend; }
+const Executable::Stats& Executable::stats() const { return impl_->stats; }
+
+std::string Executable::plan_str() const {
+  std::ostringstream os;
+  const Impl& I = *impl_;
+  for (const Step& s : I.steps) {
+    if (s.program >= 0) {
+      os << I.programs[static_cast<std::size_t>(s.program)].str() << "\n";
+    } else {
+      for (std::size_t k = 0; k < s.out.size(); ++k) os << (k ? ", " : "") << "%" << s.out[k];
+      os << " = " << op_info(s.op).name << "(";
+      for (std::size_t k = 0; k < s.in.size(); ++k) os << (k ? ", " : "") << "%" << s.in[k];
+      os << ")\n";
+    }
+  }
+  return os.str();
+}
+
+std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
+  const Impl& I = *impl_;
+  const Graph& g = I.graph;
+  if (inputs.size() != g.input_ids.size())
+    throw ValueError("[compiled] expected " + std::to_string(g.input_ids.size()) + " inputs, got " + std::to_string(inputs.size()));
+  std::vector<Array> env(g.values.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& v = g.values[static_cast<std::size_t>(g.input_ids[i])];
+    if (!inputs[i].defined()) throw ValueError("[compiled] input " + std::to_string(i) + " is undefined");
+    if (!(inputs[i].shape() == v.shape) || inputs[i].dtype() != v.dtype)
+      throw ValueError("[compiled] input " + std::to_string(i) + " has " + dtype_name(inputs[i].dtype()) + inputs[i].shape().str() +
+                       ", the function was compiled for " + dtype_name(v.dtype) + v.shape.str());
+    env[static_cast<std::size_t>(g.input_ids[i])] = to_backend(inputs[i], I.backend);
+  }
+  for (std::size_t i = 0; i < I.constants.size(); ++i) env[static_cast<std::size_t>(g.constant_ids[i])] = I.constants[i];
+  for (int v : I.release_first) env[static_cast<std::size_t>(v)] = Array();
+  const BackendImpl* be = I.backend.impl();
+  std::vector<Array> in;
+  Array outs[kMaxOutputs];
+  std::vector<const void*> in_ptr;
+  std::vector<void*> out_ptr;
+  std::vector<std::vector<unsigned char>> copies;
+  for (const Step& s : I.steps) {
+    if (s.program < 0) {
+      in.clear();
+      for (int v : s.in) in.push_back(env[static_cast<std::size_t>(v)]);
+      s.kernel(in.data(), static_cast<int>(in.size()), s.attrs, s.specs.data(), outs);
+      in.clear();  // no handle outlives its release point
+      for (std::size_t k = 0; k < s.out.size(); ++k) env[static_cast<std::size_t>(s.out[k])] = std::move(outs[k]);
+    } else {
+      const fusion::Program& p = I.programs[static_cast<std::size_t>(s.program)];
+      in_ptr.assign(s.in.size(), nullptr);
+      copies.clear();
+      for (std::size_t i = 0; i < s.in.size(); ++i) {
+        const Array& x = env[static_cast<std::size_t>(s.in[i])];
+        const void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
+        if (!ptr && x.size()) {  // not contiguous host memory: a host copy
+          copies.push_back(graph_util::host_bytes(x));
+          ptr = copies.back().data();
+        }
+        in_ptr[i] = ptr;
+      }
+      out_ptr.assign(s.out.size(), nullptr);
+      std::vector<Array> results(s.out.size());
+      for (std::size_t j = 0; j < s.out.size(); ++j) {
+        const auto& v = g.values[static_cast<std::size_t>(s.out[j])];
+        const int src = s.inplace_input[j];
+        if (src >= 0) {
+          Array& x = env[static_cast<std::size_t>(s.in[static_cast<std::size_t>(src)])];
+          // only this environment holds the array: its buffer is free to take
+          if (x.impl_ptr().use_count() == 1 && in_ptr[static_cast<std::size_t>(src)]) {
+            void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
+            if (ptr == in_ptr[static_cast<std::size_t>(src)]) {
+              results[j] = x;
+              out_ptr[j] = ptr;
+              continue;
+            }
+          }
+        }
+        auto buf = I.pool->acquire(static_cast<std::size_t>(v.shape.numel()) * itemsize(v.dtype));
+        void* ptr = buf.get();
+        results[j] = be->wrap(ptr, v.shape, v.dtype, std::move(buf));
+        out_ptr[j] = ptr;
+      }
+      fusion::run(p, in_ptr.data(), out_ptr.data());
+      for (std::size_t j = 0; j < s.out.size(); ++j) env[static_cast<std::size_t>(s.out[j])] = std::move(results[j]);
+    }
+    for (int v : s.release) env[static_cast<std::size_t>(v)] = Array();
+  }
+  std::vector<Array> result;
+  result.reserve(g.output_ids.size());
+  for (int v : g.output_ids) result.push_back(env[static_cast<std::size_t>(v)]);
+  return result;
+}
+
+// ---------------------------------------------------------------- compile
+struct CompiledFunction::State {
+  TracedFn fn;
+  CompileOptions options;
+  std::mutex m;
+  std::list<std::pair<std::string, std::shared_ptr<const Executable>>> cache;  // most recent first
+  int traces = 0;
+};
+
+namespace {
+std::string signature(const std::vector<Array>& inputs) {
+  std::string key;
+  for (const Array& x : inputs) {
+    if (!x.defined()) throw ValueError("[compile] an input array is undefined");
+    key += x.backend().name();
+    key += ':';
+    key += dtype_name(x.dtype());
+    key += x.shape().str();
+    key += ';';
+  }
+  return key;
+}
+}  // namespace
+
+CompiledFunction::CompiledFunction(TracedFn fn, CompileOptions options) : state_(std::make_shared<State>()) {
+  if (!fn) throw ValueError("[compile] no function given");
+  if (options.cache_size == 0) options.cache_size = 1;
+  state_->fn = std::move(fn);
+  state_->options = options;
+}
+
+std::shared_ptr<const Executable> CompiledFunction::executable(const std::vector<Array>& inputs) const {
+  State& S = *state_;
+  const std::string key = signature(inputs);
+  {
+    std::lock_guard<std::mutex> lock(S.m);
+    for (auto it = S.cache.begin(); it != S.cache.end(); ++it)
+      if (it->first == key) {
+        S.cache.splice(S.cache.begin(), S.cache, it);
+        return it->second;
+      }
+  }
+  // traced and compiled outside the lock: the function may call other compiled functions
+  Graph g = trace(S.fn, inputs);
+  const Backend backend = inputs.empty() ? current_backend() : inputs[0].backend();
+  auto exe = std::make_shared<const Executable>(std::move(g), backend, S.options);
+  std::lock_guard<std::mutex> lock(S.m);
+  ++S.traces;
+  for (auto it = S.cache.begin(); it != S.cache.end(); ++it)
+    if (it->first == key) return it->second;  // another thread compiled it meanwhile
+  S.cache.emplace_front(key, exe);
+  while (S.cache.size() > S.options.cache_size) S.cache.pop_back();
+  return exe;
+}
+
+std::vector<Array> CompiledFunction::operator()(const std::vector<Array>& inputs) const {
+  // under a transform (gradient tape, tracer) the function runs as written, so that the
+  // transform sees each primitive
+  if (observer_depth() > 0) return state_->fn(inputs);
+  return executable(inputs)->run(inputs);
+}
+int CompiledFunction::traces() const {
+  std::lock_guard<std::mutex> lock(state_->m);
+  return state_->traces;
+}
+std::size_t CompiledFunction::cached() const {
+  std::lock_guard<std::mutex> lock(state_->m);
+  return state_->cache.size();
+}
+
+CompiledFunction compile(TracedFn fn, CompileOptions options) { return CompiledFunction(std::move(fn), options); }
+std::function<Array(const Array&)> compile(std::function<Array(const Array&)> fn, CompileOptions options) {
+  CompiledFunction c([fn](const std::vector<Array>& v) { return std::vector<Array>{fn(v[0])}; }, options);
+  return [c](const Array& x) { return c({x})[0]; };
+}
+std::function<Array(const Array&, const Array&)> compile(std::function<Array(const Array&, const Array&)> fn,
+                                                         CompileOptions options) {
+  CompiledFunction c([fn](const std::vector<Array>& v) { return std::vector<Array>{fn(v[0], v[1])}; }, options);
+  return [c](const Array& a, const Array& b) { return c({a, b})[0]; };
+}
+
+}  // namespace ivy

@@ -1,0 +1,589 @@
+// Fused elementwise programs: building them from graph nodes and running them block by block.
+#include "trace/fusion.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <unordered_map>
+
+#include "cpu_isa.hpp"
+#include "npy_scalar.hpp"
+#include "vec_math.hpp"
+#include "ivy/dispatch.hpp"
+
+namespace ivy::fusion {
+
+namespace {
+constexpr std::int64_t kBlock = 1024;  // elements per block: every scratch slot holds one block
+
+bool fusible_dtype(DType d) {
+  return d == DType::bool_ || d == DType::int32 || d == DType::int64 || d == DType::float32 || d == DType::float64;
+}
+
+// The FOp of an elementwise primitive, and how its operands are typed:
+//   same   operands converted to the result dtype
+//   cmp    operands converted to their common dtype, result bool
+//   logic  operands converted to bool, result bool
+//   pred   operand kept, result bool (isnan, signbit, ...)
+enum class Form { same, cmp, logic, pred };
+struct OpEntry {
+  OpId op;
+  FOp fop;
+  Form form;
+  bool float_only;  // only for real floating results/operands
+  bool int_ok;      // integer (and bool where the op allows it) compute dtypes
+};
+constexpr OpEntry kTable[] = {
+    {OpId::abs, FOp::abs, Form::same, false, true},
+    {OpId::negative, FOp::negative, Form::same, false, true},
+    {OpId::positive, FOp::convert, Form::same, false, true},
+    {OpId::square, FOp::square, Form::same, false, true},
+    {OpId::sqrt, FOp::sqrt, Form::same, true, false},
+    {OpId::reciprocal, FOp::reciprocal, Form::same, true, false},
+    {OpId::floor, FOp::floor, Form::same, false, true},
+    {OpId::ceil, FOp::ceil, Form::same, false, true},
+    {OpId::trunc, FOp::trunc, Form::same, false, true},
+    {OpId::round, FOp::round, Form::same, false, true},
+    {OpId::exp, FOp::exp, Form::same, true, false},
+    {OpId::expm1, FOp::expm1, Form::same, true, false},
+    {OpId::log, FOp::log, Form::same, true, false},
+    {OpId::log1p, FOp::log1p, Form::same, true, false},
+    {OpId::log2, FOp::log2, Form::same, true, false},
+    {OpId::log10, FOp::log10, Form::same, true, false},
+    {OpId::sin, FOp::sin, Form::same, true, false},
+    {OpId::cos, FOp::cos, Form::same, true, false},
+    {OpId::tan, FOp::tan, Form::same, true, false},
+    {OpId::sinh, FOp::sinh, Form::same, true, false},
+    {OpId::cosh, FOp::cosh, Form::same, true, false},
+    {OpId::tanh, FOp::tanh, Form::same, true, false},
+    {OpId::asin, FOp::asin, Form::same, true, false},
+    {OpId::acos, FOp::acos, Form::same, true, false},
+    {OpId::atan, FOp::atan, Form::same, true, false},
+    {OpId::asinh, FOp::asinh, Form::same, true, false},
+    {OpId::acosh, FOp::acosh, Form::same, true, false},
+    {OpId::atanh, FOp::atanh, Form::same, true, false},
+    {OpId::isnan, FOp::isnan, Form::pred, false, true},
+    {OpId::isinf, FOp::isinf, Form::pred, false, true},
+    {OpId::isfinite, FOp::isfinite, Form::pred, false, true},
+    {OpId::signbit, FOp::signbit, Form::pred, false, true},
+    {OpId::logical_not, FOp::logical_not, Form::logic, false, true},
+    {OpId::bitwise_invert, FOp::bitwise_invert, Form::same, false, true},
+    {OpId::add, FOp::add, Form::same, false, true},
+    {OpId::subtract, FOp::subtract, Form::same, false, true},
+    {OpId::multiply, FOp::multiply, Form::same, false, true},
+    {OpId::divide, FOp::divide, Form::same, true, false},
+    {OpId::maximum, FOp::maximum, Form::same, false, true},
+    {OpId::minimum, FOp::minimum, Form::same, false, true},
+    {OpId::pow, FOp::pow, Form::same, true, false},
+    {OpId::atan2, FOp::atan2, Form::same, true, false},
+    {OpId::hypot, FOp::hypot, Form::same, true, false},
+    {OpId::logaddexp, FOp::logaddexp, Form::same, true, false},
+    {OpId::copysign, FOp::copysign, Form::same, true, false},
+    {OpId::bitwise_and, FOp::bitwise_and, Form::same, false, true},
+    {OpId::bitwise_or, FOp::bitwise_or, Form::same, false, true},
+    {OpId::bitwise_xor, FOp::bitwise_xor, Form::same, false, true},
+    {OpId::equal, FOp::equal, Form::cmp, false, true},
+    {OpId::not_equal, FOp::not_equal, Form::cmp, false, true},
+    {OpId::less, FOp::less, Form::cmp, false, true},
+    {OpId::less_equal, FOp::less_equal, Form::cmp, false, true},
+    {OpId::greater, FOp::greater, Form::cmp, false, true},
+    {OpId::greater_equal, FOp::greater_equal, Form::cmp, false, true},
+    {OpId::logical_and, FOp::bitwise_and, Form::logic, false, true},
+    {OpId::logical_or, FOp::bitwise_or, Form::logic, false, true},
+    {OpId::logical_xor, FOp::bitwise_xor, Form::logic, false, true},
+};
+const OpEntry* entry_of(OpId op) {
+  for (const auto& e : kTable)
+    if (e.op == op) return &e;
+  return nullptr;
+}
+const char* fop_name(FOp f) {
+  static const char* const names[] = {
+      "convert", "abs", "negative", "square", "sqrt", "reciprocal", "floor", "ceil", "trunc", "round", "exp", "expm1",
+      "log", "log1p", "log2", "log10", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh",
+      "acosh", "atanh", "isnan", "isinf", "isfinite", "signbit", "logical_not", "bitwise_invert", "add", "subtract",
+      "multiply", "divide", "maximum", "minimum", "pow", "atan2", "hypot", "logaddexp", "copysign", "bitwise_and",
+      "bitwise_or", "bitwise_xor", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "where"};
+  return names[static_cast<int>(f)];
+}
+bool bitwise(FOp f) { return f == FOp::bitwise_and || f == FOp::bitwise_or || f == FOp::bitwise_xor || f == FOp::bitwise_invert; }
+}  // namespace
+
+bool fusible(const Graph& g, const Graph::Node& n) {
+  if (n.outputs.size() != 1) return false;
+  const auto& out = g.values[static_cast<std::size_t>(n.outputs[0])];
+  if (!fusible_dtype(out.dtype)) return false;
+  for (int id : n.inputs)
+    if (!fusible_dtype(g.values[static_cast<std::size_t>(id)].dtype)) return false;
+  if (n.op == OpId::where) return true;
+  if (n.op == OpId::astype) {
+    // float -> integer conversion of NaN or out-of-range values is left to the backends
+    const DType from = g.values[static_cast<std::size_t>(n.inputs[0])].dtype;
+    return !(is_real_floating(from) && (out.dtype == DType::int32 || out.dtype == DType::int64));
+  }
+  const OpEntry* e = entry_of(n.op);
+  if (!e) return false;
+  DType compute = out.dtype;
+  if (e->form == Form::cmp)
+    compute = n.inputs.size() == 2 ? result_type(g.values[static_cast<std::size_t>(n.inputs[0])].dtype,
+                                                 g.values[static_cast<std::size_t>(n.inputs[1])].dtype)
+                                   : out.dtype;
+  if (e->form == Form::pred) compute = g.values[static_cast<std::size_t>(n.inputs[0])].dtype;
+  if (e->form == Form::logic) return true;
+  if (!fusible_dtype(compute)) return false;
+  if (is_real_floating(compute)) return !bitwise(e->fop);
+  if (e->float_only || !e->int_ok) return false;
+  if (compute == DType::bool_) {
+    // bool arithmetic beyond the bitwise ops and comparisons is left to the backends
+    return bitwise(e->fop) || e->form == Form::cmp || e->form == Form::pred;
+  }
+  return true;
+}
+
+Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<int>& outputs) {
+  Program p;
+  p.nodes = nodes;
+  p.shape = g.values[static_cast<std::size_t>(g.nodes[static_cast<std::size_t>(nodes.back())].outputs[0])].shape;
+  std::unordered_map<int, int> reg_of;  // value id -> register
+  auto new_reg = [&](DType d) {
+    p.reg_dtype.push_back(d);
+    return static_cast<int>(p.reg_dtype.size()) - 1;
+  };
+  // external inputs first, in order of first use
+  std::vector<char> inside(g.values.size(), 0);
+  for (int k : nodes) inside[static_cast<std::size_t>(g.nodes[static_cast<std::size_t>(k)].outputs[0])] = 1;
+  for (int k : nodes)
+    for (int id : g.nodes[static_cast<std::size_t>(k)].inputs)
+      if (!inside[static_cast<std::size_t>(id)] && !reg_of.count(id)) {
+        reg_of[id] = new_reg(g.values[static_cast<std::size_t>(id)].dtype);
+        p.input_values.push_back(id);
+      }
+  // how each input is read
+  const Shape& S = p.shape;
+  const int rank = static_cast<int>(S.size());
+  for (int id : p.input_values) {
+    const auto& v = g.values[static_cast<std::size_t>(id)];
+    InputRead r;
+    r.dtype = v.dtype;
+    if (v.shape.numel() == 1) r.kind = InputRead::scalar;
+    else if (v.shape == S) r.kind = InputRead::full;
+    else {
+      r.kind = InputRead::broadcast;
+      // strides of the input over the output's axes (0 where it broadcasts), then adjacent
+      // axes merged where the input steps through them as one
+      const int vr = static_cast<int>(v.shape.size());
+      std::vector<std::int64_t> dims, strides;
+      std::int64_t stride = 1;
+      std::vector<std::int64_t> st(static_cast<std::size_t>(rank), 0);
+      for (int d = rank - 1; d >= 0; --d) {
+        const int vd = d - (rank - vr);
+        const std::int64_t len = vd >= 0 ? v.shape[static_cast<std::size_t>(vd)] : 1;
+        st[static_cast<std::size_t>(d)] = len == 1 ? 0 : stride;
+        stride *= len;
+      }
+      for (int d = 0; d < rank; ++d) {
+        const std::int64_t len = S[static_cast<std::size_t>(d)];
+        if (len == 1) continue;
+        const std::int64_t s = st[static_cast<std::size_t>(d)];
+        if (!dims.empty() && strides.back() == s * len) {
+          dims.back() *= len;
+          strides.back() = s;
+        } else {
+          dims.push_back(len);
+          strides.push_back(s);
+        }
+      }
+      r.dims = dims;
+      r.strides = strides;
+    }
+    p.reads.push_back(r);
+  }
+  // the instructions
+  auto operand = [&](int value, DType want) {
+    const int r = reg_of.at(value);
+    if (p.reg_dtype[static_cast<std::size_t>(r)] == want) return r;
+    const int c = new_reg(want);
+    p.code.push_back({FOp::convert, want, p.reg_dtype[static_cast<std::size_t>(r)], c, r});
+    return c;
+  };
+  for (int k : nodes) {
+    const auto& n = g.nodes[static_cast<std::size_t>(k)];
+    const int out = n.outputs[0];
+    const DType dt = g.values[static_cast<std::size_t>(out)].dtype;
+    auto in_dt = [&](int i) { return g.values[static_cast<std::size_t>(n.inputs[static_cast<std::size_t>(i)])].dtype; };
+    Instr ins{FOp::convert, dt, dt, -1};
+    if (n.op == OpId::where) {
+      ins.op = FOp::where;
+      ins.a = operand(n.inputs[0], DType::bool_);
+      ins.b = operand(n.inputs[1], dt);
+      ins.c = operand(n.inputs[2], dt);
+    } else if (n.op == OpId::astype) {
+      ins.a = operand(n.inputs[0], in_dt(0));
+      ins.arg_dt = in_dt(0);
+    } else {
+      const OpEntry* e = entry_of(n.op);
+      ins.op = e->fop;
+      DType compute = dt;
+      if (e->form == Form::cmp) compute = n.inputs.size() == 2 ? result_type(in_dt(0), in_dt(1)) : in_dt(0);
+      if (e->form == Form::pred) compute = in_dt(0);
+      if (e->form == Form::logic) compute = DType::bool_;
+      ins.arg_dt = compute;
+      ins.a = operand(n.inputs[0], compute);
+      if (n.inputs.size() > 1) ins.b = operand(n.inputs[1], compute);
+      if (n.op == OpId::positive) ins.arg_dt = compute;  // a copy through convert
+    }
+    ins.dst = new_reg(dt);
+    p.code.push_back(ins);
+    reg_of[out] = ins.dst;
+  }
+  for (int v : outputs) {
+    p.output_values.push_back(v);
+    p.output_regs.push_back(reg_of.at(v));
+  }
+  // scratch slots: inputs read in full use their data directly; scalar and broadcast inputs
+  // own a slot for the whole run; instruction results take a free slot and give it back
+  // after their last reader (outputs stay to the end of the block)
+  const int n_regs = static_cast<int>(p.reg_dtype.size());
+  std::vector<int> last(static_cast<std::size_t>(n_regs), -1);
+  for (std::size_t i = 0; i < p.code.size(); ++i)
+    for (int r : {p.code[i].a, p.code[i].b, p.code[i].c})
+      if (r >= 0) last[static_cast<std::size_t>(r)] = static_cast<int>(i);
+  for (int r : p.output_regs) last[static_cast<std::size_t>(r)] = std::numeric_limits<int>::max();
+  p.reg_slot.assign(static_cast<std::size_t>(n_regs), -1);
+  std::vector<int> free_slots;
+  for (std::size_t i = 0; i < p.input_values.size(); ++i)
+    if (p.reads[i].kind != InputRead::full) p.reg_slot[i] = p.n_slots++;
+  for (std::size_t i = 0; i < p.code.size(); ++i) {
+    int slot;
+    if (!free_slots.empty()) slot = free_slots.back(), free_slots.pop_back();
+    else slot = p.n_slots++;
+    p.reg_slot[static_cast<std::size_t>(p.code[i].dst)] = slot;
+    for (int r : {p.code[i].a, p.code[i].b, p.code[i].c})
+      if (r >= static_cast<int>(p.input_values.size()) && last[static_cast<std::size_t>(r)] == static_cast<int>(i)) {
+        free_slots.push_back(p.reg_slot[static_cast<std::size_t>(r)]);
+        last[static_cast<std::size_t>(r)] = -2;  // an instruction may read one register twice
+      }
+  }
+  return p;
+}
+
+std::string Program::str() const {
+  std::ostringstream os;
+  os << "fused" << shape << " {";
+  for (std::size_t i = 0; i < input_values.size(); ++i) os << " r" << i << "=%" << input_values[i];
+  os << ";";
+  for (const Instr& in : code) {
+    os << " r" << in.dst << "=" << fop_name(in.op) << "(r" << in.a;
+    if (in.b >= 0) os << ",r" << in.b;
+    if (in.c >= 0) os << ",r" << in.c;
+    os << "):" << dtype_name(in.dt) << ";";
+  }
+  for (std::size_t j = 0; j < output_values.size(); ++j) os << " %" << output_values[j] << "=r" << output_regs[j];
+  os << " }";
+  return os.str();
+}
+
+// ---------------------------------------------------------------- the block interpreter
+namespace {
+using u8 = unsigned char;
+
+template <class F>
+[[gnu::always_inline]] inline void visit5(DType d, F&& f) {
+  switch (d) {
+    case DType::bool_: return f(u8{});
+    case DType::int32: return f(std::int32_t{});
+    case DType::int64: return f(std::int64_t{});
+    case DType::float32: return f(float{});
+    default: return f(double{});
+  }
+}
+
+template <class O, class A, class F>
+[[gnu::always_inline]] inline void map1(void* o, const void* a, std::int64_t n, F f) {
+  O* __restrict po = static_cast<O*>(o);
+  const A* __restrict pa = static_cast<const A*>(a);
+  for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i]);
+}
+template <class O, class A, class F>
+[[gnu::always_inline]] inline void map2(void* o, const void* a, const void* b, std::int64_t n, F f) {
+  O* __restrict po = static_cast<O*>(o);
+  const A* __restrict pa = static_cast<const A*>(a);
+  const A* __restrict pb = static_cast<const A*>(b);
+  for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+}
+
+template <class T> using U = std::make_unsigned_t<T>;
+template <class T> constexpr bool kInt = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
+
+template <class T>
+T logaddexp1(T a, T b) {
+  const T d = a - b;
+  if (d != d) return a == b ? a : std::numeric_limits<T>::quiet_NaN();
+  return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
+}
+
+// One instruction over n elements: o = op(a, b, c).
+[[gnu::always_inline]] inline void exec(const Instr& in, void* o, const void* a, const void* b, const void* c,
+                                        std::int64_t n) {
+  namespace vm = cpu::vmath;
+  const DType dt = in.dt;
+  switch (in.op) {
+    case FOp::convert:
+      visit5(in.arg_dt, [&](auto s) {
+        using S = decltype(s);
+        visit5(dt, [&](auto t) {
+          using T = decltype(t);
+          if constexpr (std::is_same_v<T, u8>) map1<T, S>(o, a, n, [](S v) { return static_cast<u8>(v != S(0)); });
+          else map1<T, S>(o, a, n, [](S v) { return static_cast<T>(v); });
+        });
+      });
+      return;
+    case FOp::where:
+      visit5(dt, [&](auto t) {
+        using T = decltype(t);
+        T* __restrict po = static_cast<T*>(o);
+        const u8* __restrict pc = static_cast<const u8*>(a);
+        const T* __restrict pb = static_cast<const T*>(b);
+        const T* __restrict pd = static_cast<const T*>(c);
+        for (std::int64_t i = 0; i < n; ++i) po[i] = pc[i] ? pb[i] : pd[i];
+      });
+      return;
+    case FOp::equal:
+    case FOp::not_equal:
+    case FOp::less:
+    case FOp::less_equal:
+    case FOp::greater:
+    case FOp::greater_equal:
+      visit5(in.arg_dt, [&](auto s) {
+        using S = decltype(s);
+        switch (in.op) {
+          case FOp::equal: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x == y); });
+          case FOp::not_equal: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x != y); });
+          case FOp::less: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x < y); });
+          case FOp::less_equal: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x <= y); });
+          case FOp::greater: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x > y); });
+          default: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x >= y); });
+        }
+      });
+      return;
+    case FOp::isnan:
+    case FOp::isinf:
+    case FOp::isfinite:
+    case FOp::signbit:
+      visit5(in.arg_dt, [&](auto s) {
+        using S = decltype(s);
+        if constexpr (std::is_floating_point_v<S>) {
+          switch (in.op) {
+            case FOp::isnan: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(x != x); });
+            case FOp::isinf: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(std::abs(x) == std::numeric_limits<S>::infinity()); });
+            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(std::abs(x) <= std::numeric_limits<S>::max()); });
+            default: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(std::signbit(x)); });
+          }
+        } else {
+          switch (in.op) {
+            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S) { return u8{1}; });
+            case FOp::signbit:
+              if constexpr (std::is_signed_v<S>) return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(x < 0); });
+              [[fallthrough]];
+            default: return map1<u8, S>(o, a, n, [](S) { return u8{0}; });
+          }
+        }
+      });
+      return;
+    case FOp::logical_not: return map1<u8, u8>(o, a, n, [](u8 x) { return static_cast<u8>(!x); });
+    default: break;
+  }
+  // the rest: result and operands of dtype dt
+  visit5(dt, [&](auto t) {
+    using T = decltype(t);
+    if constexpr (std::is_same_v<T, u8>) {
+      switch (in.op) {
+        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x & y); });
+        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x | y); });
+        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x ^ y); });
+        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(!x); });
+        default: return;
+      }
+    } else if constexpr (kInt<T>) {
+      switch (in.op) {
+        case FOp::abs: return map1<T, T>(o, a, n, [](T x) { return x < 0 ? static_cast<T>(U<T>(0) - U<T>(x)) : x; });
+        case FOp::negative: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(U<T>(0) - U<T>(x)); });
+        case FOp::square: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(U<T>(x) * U<T>(x)); });
+        case FOp::floor:
+        case FOp::ceil:
+        case FOp::trunc:
+        case FOp::round: return map1<T, T>(o, a, n, [](T x) { return x; });
+        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(~x); });
+        case FOp::add: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(U<T>(x) + U<T>(y)); });
+        case FOp::subtract: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(U<T>(x) - U<T>(y)); });
+        case FOp::multiply: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(U<T>(x) * U<T>(y)); });
+        case FOp::maximum: return map2<T, T>(o, a, b, n, [](T x, T y) { return x > y ? x : y; });
+        case FOp::minimum: return map2<T, T>(o, a, b, n, [](T x, T y) { return x < y ? x : y; });
+        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x & y); });
+        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x | y); });
+        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x ^ y); });
+        default: return;
+      }
+    } else {
+      constexpr bool f32 = std::is_same_v<T, float>;
+      float* of = static_cast<float*>(o);
+      const float* af = static_cast<const float*>(a);
+      const float* bf = static_cast<const float*>(b);
+      auto vm1 = [&](vm::Op op, auto libm) {
+        if constexpr (f32) vm::unary_n(op, of, af, n);
+        else map1<T, T>(o, a, n, libm);
+      };
+      switch (in.op) {
+        case FOp::abs: return map1<T, T>(o, a, n, [](T x) { return std::abs(x); });
+        case FOp::negative: return map1<T, T>(o, a, n, [](T x) { return -x; });
+        case FOp::square: return map1<T, T>(o, a, n, [](T x) { return x * x; });
+        case FOp::sqrt: return map1<T, T>(o, a, n, [](T x) { return std::sqrt(x); });
+        case FOp::reciprocal: return map1<T, T>(o, a, n, [](T x) { return T(1) / x; });
+        case FOp::floor: return map1<T, T>(o, a, n, [](T x) { return std::floor(x); });
+        case FOp::ceil: return map1<T, T>(o, a, n, [](T x) { return std::ceil(x); });
+        case FOp::trunc: return map1<T, T>(o, a, n, [](T x) { return std::trunc(x); });
+        case FOp::round: return map1<T, T>(o, a, n, [](T x) { return std::nearbyint(x); });
+        case FOp::exp: return vm1(vm::Op::exp, [](T x) { return std::exp(x); });
+        case FOp::expm1: return vm1(vm::Op::expm1, [](T x) { return std::expm1(x); });
+        case FOp::log: return vm1(vm::Op::log, [](T x) { return std::log(x); });
+        case FOp::log1p:
+          if constexpr (f32) return vm::log1p_n(of, af, n);
+          else return map1<T, T>(o, a, n, [](T x) { return std::log1p(x); });
+        case FOp::log2: return vm1(vm::Op::log2, [](T x) { return std::log2(x); });
+        case FOp::log10: return vm1(vm::Op::log10, [](T x) { return std::log10(x); });
+        case FOp::sin: return vm1(vm::Op::sin, [](T x) { return std::sin(x); });
+        case FOp::cos: return vm1(vm::Op::cos, [](T x) { return std::cos(x); });
+        case FOp::tan: return vm1(vm::Op::tan, [](T x) { return std::tan(x); });
+        case FOp::sinh: return vm1(vm::Op::sinh, [](T x) { return std::sinh(x); });
+        case FOp::cosh: return vm1(vm::Op::cosh, [](T x) { return std::cosh(x); });
+        case FOp::tanh: return vm1(vm::Op::tanh, [](T x) { return std::tanh(x); });
+        case FOp::asin: return vm1(vm::Op::asin, [](T x) { return std::asin(x); });
+        case FOp::acos: return vm1(vm::Op::acos, [](T x) { return std::acos(x); });
+        case FOp::atan: return vm1(vm::Op::atan, [](T x) { return std::atan(x); });
+        case FOp::asinh: return vm1(vm::Op::asinh, [](T x) { return std::asinh(x); });
+        case FOp::acosh: return vm1(vm::Op::acosh, [](T x) { return std::acosh(x); });
+        case FOp::atanh: return vm1(vm::Op::atanh, [](T x) { return std::atanh(x); });
+        case FOp::add: return map2<T, T>(o, a, b, n, [](T x, T y) { return x + y; });
+        case FOp::subtract: return map2<T, T>(o, a, b, n, [](T x, T y) { return x - y; });
+        case FOp::multiply: return map2<T, T>(o, a, b, n, [](T x, T y) { return x * y; });
+        case FOp::divide: return map2<T, T>(o, a, b, n, [](T x, T y) { return x / y; });
+        case FOp::maximum: return map2<T, T>(o, a, b, n, [](T x, T y) { return cpu::npy::maximum(x, y); });
+        case FOp::minimum: return map2<T, T>(o, a, b, n, [](T x, T y) { return cpu::npy::minimum(x, y); });
+        case FOp::copysign: return map2<T, T>(o, a, b, n, [](T x, T y) { return std::copysign(x, y); });
+        case FOp::pow:
+          if constexpr (f32) return vm::pow_n(of, af, bf, n, 0);
+          else return map2<T, T>(o, a, b, n, [](T x, T y) { return std::pow(x, y); });
+        case FOp::atan2:
+          if constexpr (f32) return vm::atan2_n(of, af, bf, n, 0);
+          else return map2<T, T>(o, a, b, n, [](T x, T y) { return std::atan2(x, y); });
+        case FOp::hypot:
+          if constexpr (f32) return vm::hypot_n(of, af, bf, n, 0);
+          else return map2<T, T>(o, a, b, n, [](T x, T y) { return std::hypot(x, y); });
+        case FOp::logaddexp:
+          if constexpr (f32) return vm::logaddexp_n(of, af, bf, n, 0);
+          else return map2<T, T>(o, a, b, n, [](T x, T y) { return logaddexp1(x, y); });
+        default: return;
+      }
+    }
+  });
+}
+
+// Fills `n` elements of slot `dst` with a broadcast input's elements for output positions
+// [start, start + n).
+void gather(const InputRead& r, const u8* base, std::int64_t start, std::int64_t n, u8* dst) {
+  const std::size_t isz = itemsize(r.dtype);
+  const int nd = static_cast<int>(r.dims.size());
+  std::int64_t idx[kMaxRank] = {};
+  std::int64_t rem = start, off = 0;
+  for (int d = nd - 1; d >= 0; --d) {
+    idx[d] = rem % r.dims[static_cast<std::size_t>(d)];
+    rem /= r.dims[static_cast<std::size_t>(d)];
+    off += idx[d] * r.strides[static_cast<std::size_t>(d)];
+  }
+  const std::int64_t inner = r.dims[static_cast<std::size_t>(nd - 1)];
+  const std::int64_t inner_stride = r.strides[static_cast<std::size_t>(nd - 1)];
+  std::int64_t done = 0;
+  while (done < n) {
+    const std::int64_t run = std::min(inner - idx[nd - 1], n - done);
+    const u8* src = base + static_cast<std::size_t>(off) * isz;
+    u8* out = dst + static_cast<std::size_t>(done) * isz;
+    if (inner_stride == 1) {
+      std::memcpy(out, src, static_cast<std::size_t>(run) * isz);
+    } else if (inner_stride == 0) {
+      for (std::int64_t i = 0; i < run; ++i) std::memcpy(out + static_cast<std::size_t>(i) * isz, src, isz);
+    } else {
+      for (std::int64_t i = 0; i < run; ++i)
+        std::memcpy(out + static_cast<std::size_t>(i) * isz, src + static_cast<std::size_t>(i * inner_stride) * isz, isz);
+    }
+    done += run;
+    // step the odometer past the run
+    idx[nd - 1] += run;
+    off += run * inner_stride;
+    for (int d = nd - 1; d > 0 && idx[d] == r.dims[static_cast<std::size_t>(d)]; --d) {
+      off -= idx[d] * r.strides[static_cast<std::size_t>(d)];
+      idx[d] = 0;
+      ++idx[d - 1];
+      off += r.strides[static_cast<std::size_t>(d - 1)];
+    }
+  }
+}
+
+[[gnu::always_inline]] inline void run_impl(const Program& p, const void* const* in, void* const* out) {
+  const std::int64_t N = p.shape.numel();
+  if (N == 0) return;
+  const std::int64_t block = std::min(N, kBlock);
+  std::vector<double> scratch(static_cast<std::size_t>(std::max(p.n_slots, 1) * block));
+  auto slot = [&](int s) { return reinterpret_cast<u8*>(scratch.data() + static_cast<std::size_t>(s) * static_cast<std::size_t>(block)); };
+  const std::size_t n_regs = p.reg_dtype.size();
+  std::vector<const void*> ptr(n_regs, nullptr);
+  const std::size_t n_in = p.input_values.size();
+  // scalar inputs: splat once
+  for (std::size_t i = 0; i < n_in; ++i)
+    if (p.reads[i].kind == InputRead::scalar) {
+      u8* s = slot(p.reg_slot[i]);
+      const std::size_t isz = itemsize(p.reads[i].dtype);
+      for (std::int64_t k = 0; k < block; ++k) std::memcpy(s + static_cast<std::size_t>(k) * isz, in[i], isz);
+      ptr[i] = s;
+    }
+  for (std::int64_t start = 0; start < N; start += block) {
+    const std::int64_t n = std::min(block, N - start);
+    for (std::size_t i = 0; i < n_in; ++i) {
+      const InputRead& r = p.reads[i];
+      const std::size_t isz = itemsize(r.dtype);
+      if (r.kind == InputRead::full) ptr[i] = static_cast<const u8*>(in[i]) + static_cast<std::size_t>(start) * isz;
+      else if (r.kind == InputRead::broadcast) {
+        gather(r, static_cast<const u8*>(in[i]), start, n, slot(p.reg_slot[i]));
+        ptr[i] = slot(p.reg_slot[i]);
+      }
+    }
+    for (const Instr& ins : p.code) {
+      void* o = slot(p.reg_slot[static_cast<std::size_t>(ins.dst)]);
+      exec(ins, o, ptr[static_cast<std::size_t>(ins.a)], ins.b >= 0 ? ptr[static_cast<std::size_t>(ins.b)] : nullptr,
+           ins.c >= 0 ? ptr[static_cast<std::size_t>(ins.c)] : nullptr, n);
+      ptr[static_cast<std::size_t>(ins.dst)] = o;
+    }
+    for (std::size_t j = 0; j < p.output_regs.size(); ++j) {
+      const int r = p.output_regs[j];
+      const std::size_t isz = itemsize(p.reg_dtype[static_cast<std::size_t>(r)]);
+      u8* dst = static_cast<u8*>(out[j]) + static_cast<std::size_t>(start) * isz;
+      if (dst != ptr[static_cast<std::size_t>(r)]) std::memmove(dst, ptr[static_cast<std::size_t>(r)], static_cast<std::size_t>(n) * isz);
+    }
+  }
+}
+
+void run_baseline(const Program& p, const void* const* in, void* const* out) { run_impl(p, in, out); }
+#if IVY_AVX2
+IVY_AVX2_FN void run_avx2(const Program& p, const void* const* in, void* const* out) { run_impl(p, in, out); }
+#endif
+}  // namespace
+
+void run(const Program& p, const void* const* in, void* const* out) {
+#if IVY_AVX2
+  if (cpu::isa::kAvx2) return run_avx2(p, in, out);
+#endif
+  run_baseline(p, in, out);
+}
+
+}  // namespace ivy::fusion

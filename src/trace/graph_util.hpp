@@ -1,0 +1,23 @@
+// Helpers the graph passes and the executor share (internal to libivy).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ivy/trace.hpp"
+
+namespace ivy::graph_util {
+
+// The contiguous row-major bytes of x (through its backend's host copy, not a primitive).
+std::vector<unsigned char> host_bytes(const Array& x);
+// Element i of a host copy of dtype d, as a double (bool/int/float dtypes; complex: real part).
+double element_as_double(const unsigned char* bytes, DType d, std::int64_t i);
+// Runs one primitive on `backend` through its meta function and kernel, without notifying
+// dispatch observers (compile-time evaluation must not show up in an enclosing trace).
+std::vector<Array> call_primitive(OpId op, const std::vector<Array>& in, const Attrs& a, Backend backend);
+// Every read of value `from` (node inputs and graph outputs) now reads `to`.
+void replace_uses(Graph& g, int from, int to);
+// The index of value `id` in g.constants, or -1.
+int constant_index(const Graph& g, int id);
+
+}  // namespace ivy::graph_util
