@@ -158,6 +158,7 @@ TEST_P(Compile, SimplifyRemovesIdentities) {
 
 // ---------------------------------------------------------------- fusion and the executor
 TEST_P(Compile, GeluFusesIntoOneLoop) {
+  ivy::seed(5);
   for (auto dt : {ivy::float32, ivy::float64}) {
     auto x = ivy::astype(ivy::random_normal(0.0, 2.0, {1000, 37}), dt);
     auto cf = ivy::compile(std::function<Array(const Array&)>(gelu_tanh));
@@ -166,9 +167,10 @@ TEST_P(Compile, GeluFusesIntoOneLoop) {
     EXPECT_EQ(exe->stats().fused_groups, 1) << exe->plan_str();
     EXPECT_EQ(exe->stats().steps, 1) << exe->plan_str();
     EXPECT_GE(exe->stats().fused_nodes, 8);
-    // the fused loop computes tanh as the xtensor backend does (LibTorch's own tanh differs
-    // by an ulp or so, which 1 + tanh(.) near -1 amplifies): a few ulp of the terms
-    const double rtol = dt == ivy::float32 ? 4e-7 : 1e-15, atol = dt == ivy::float32 ? 1e-7 : 1e-15;
+    // float32 tanh in fused loops is within 1.3 ulp of the exact value (docs/compile.md), the
+    // backends' within 0.5 (xtensor) and 1 (LibTorch); 1 + tanh(.) near -1 turns an ulp of 1
+    // into an absolute error that x / 2 scales (|x| < 10 here)
+    const double rtol = dt == ivy::float32 ? 4e-7 : 1e-15, atol = dt == ivy::float32 ? 2e-6 : 1e-15;
     EXPECT_TRUE(close(cf(x), gelu_tanh(x), rtol, atol));
     EXPECT_TRUE(close(exe->run({x})[0], gelu_tanh(x), rtol, atol));
   }

@@ -140,7 +140,12 @@ int main(int argc, char** argv) {
   app.add_option("--svg", svg_out, "render the graph to SVG with Graphviz's dot program");
   app.add_flag("--print", print, "print the graph's listing (one node per line)");
   app.add_option("--backend", backend_name, "the backend that holds the constants (default: ivy's default)");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help prints and succeeds; a bad command line is an error like any other (exit 1)
+    return app.exit(e) == 0 ? 0 : 1;
+  }
 
   try {
     ivy::Backend backend = backend_name.empty() ? ivy::Backend{} : ivy::Backend(backend_name);

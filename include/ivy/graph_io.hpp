@@ -33,7 +33,8 @@ namespace ivy {
 // The schema version graph_to_json writes and graph_from_json accepts.
 inline constexpr int kGraphFormatVersion = 1;
 
-// The graph as JSON text (indent < 0: one line). Throws ValueError "[graph_to_json] ..."
+// The graph as JSON text: one top-level field per line indented by `indent` spaces, each
+// value, constant and node on a line of its own (indent < 0: all on one line). Throws ValueError "[graph_to_json] ..."
 // for a graph that is not well formed (ids out of range, constants that disagree with
 // their values, a value defined twice or read before its definition).
 std::string graph_to_json(const Graph& g, int indent = 1);

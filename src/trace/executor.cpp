@@ -359,6 +359,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
   std::vector<const void*> in_ptr;
   std::vector<void*> out_ptr;
   std::vector<std::vector<unsigned char>> copies;
+  std::vector<Array> results;
   for (const Step& s : I.steps) {
     if (s.program < 0) {
       in.clear();
@@ -380,7 +381,8 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
         in_ptr[i] = ptr;
       }
       out_ptr.assign(s.out.size(), nullptr);
-      std::vector<Array> results(s.out.size());
+      results.clear();
+      results.resize(s.out.size());
       for (std::size_t j = 0; j < s.out.size(); ++j) {
         const auto& v = g.values[static_cast<std::size_t>(s.out[j])];
         const int src = s.inplace_input[j];
@@ -401,7 +403,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
         results[j] = be->wrap(ptr, v.shape, v.dtype, std::move(buf));
         out_ptr[j] = ptr;
       }
-      fusion::run(p, in_ptr.data(), out_ptr.data());
+      fusion::run(p, in_ptr.data(), out_ptr.data(), nullptr);
       for (std::size_t j = 0; j < s.out.size(); ++j) env[static_cast<std::size_t>(s.out[j])] = std::move(results[j]);
     }
     for (int v : s.release) env[static_cast<std::size_t>(v)] = Array();

@@ -2,6 +2,7 @@
 #include "trace/fusion.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -266,6 +267,17 @@ Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<i
         last[static_cast<std::size_t>(r)] = -2;  // an instruction may read one register twice
       }
   }
+  // uniform registers: one-element inputs, and results computed from those alone
+  p.reg_uniform.assign(static_cast<std::size_t>(n_regs), 0);
+  for (std::size_t i = 0; i < p.input_values.size(); ++i) p.reg_uniform[i] = p.reads[i].kind == InputRead::scalar;
+  for (const Instr& ins : p.code) {
+    bool u = true;
+    for (int r : {ins.a, ins.b, ins.c})
+      if (r >= 0) u = u && p.reg_uniform[static_cast<std::size_t>(r)];
+    p.reg_uniform[static_cast<std::size_t>(ins.dst)] = u;
+  }
+  p.reg_output.assign(static_cast<std::size_t>(n_regs), -1);
+  for (std::size_t j = p.output_regs.size(); j-- > 0;) p.reg_output[static_cast<std::size_t>(p.output_regs[j])] = static_cast<int>(j);
   return p;
 }
 
@@ -288,6 +300,8 @@ std::string Program::str() const {
 // ---------------------------------------------------------------- the block interpreter
 namespace {
 using u8 = unsigned char;
+// lambdas of the loops inline into run_avx2 and take its instruction set
+#define IVY_INL __attribute__((always_inline))
 
 template <class F>
 [[gnu::always_inline]] inline void visit5(DType d, F&& f) {
@@ -304,14 +318,26 @@ template <class O, class A, class F>
 [[gnu::always_inline]] inline void map1(void* o, const void* a, std::int64_t n, F f) {
   O* __restrict po = static_cast<O*>(o);
   const A* __restrict pa = static_cast<const A*>(a);
+  // unrolled after vectorization: long dependency chains (exp_f32, tanh_f32) of several
+  // vectors overlap
+#pragma GCC unroll 4
   for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i]);
 }
 template <class O, class A, class F>
-[[gnu::always_inline]] inline void map2(void* o, const void* a, const void* b, std::int64_t n, F f) {
+[[gnu::always_inline]] inline void map2(void* o, const void* a, const void* b, std::int64_t n, int mode, F f) {
+  // mode 0: both operands full blocks; 1: b one value for the whole block; 2: a one value
   O* __restrict po = static_cast<O*>(o);
   const A* __restrict pa = static_cast<const A*>(a);
   const A* __restrict pb = static_cast<const A*>(b);
-  for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+  if (mode == 1) {
+    const A vb = pb[0];
+    for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i], vb);
+  } else if (mode == 2) {
+    const A va = pa[0];
+    for (std::int64_t i = 0; i < n; ++i) po[i] = f(va, pb[i]);
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+  }
 }
 
 template <class T> using U = std::make_unsigned_t<T>;
@@ -324,24 +350,72 @@ T logaddexp1(T a, T b) {
   return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
 }
 
+// float32 exp and tanh of the fused loops: branch-free, so that they vectorize in the loop
+// that calls them (the backends' own are computed in float64 and rounded once; these are
+// within a few ulp of them: docs/compile.md).
+// exp: x = n ln2 + r (Cody-Waite: ln2 in a high part of 11 bits, exact times n, and the
+// rest), e^r by its Taylor polynomial of degree 7 (|r| <= ln2 / 2: truncation 5e-9
+// relative), times 2^n built in two factors so that results in the subnormal range and the
+// overflow to inf come out of the multiplications.
+inline float exp_f32(float x) {
+  const float xc = std::min(std::max(x, -104.0f), 88.8f);
+  const float t = xc * 1.44269504088896341f + 12582912.0f;  // adding 1.5 * 2^23 rounds to an integer
+  const float nf = t - 12582912.0f;
+  const float r = (xc - nf * 0.693359375f) - nf * -2.12194440e-4f;
+  float p = 1.0f / 5040.0f;
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
+  const std::int32_t n = static_cast<std::int32_t>(nf);
+  const std::int32_t n1 = n / 2, n2 = n - n1;
+  const float s1 = std::bit_cast<float>((n1 + 127) << 23), s2 = std::bit_cast<float>((n2 + 127) << 23);
+  const float y = p * s1 * s2;
+  return x != x ? x : y;
+}
+// tanh: the odd Taylor polynomial through x^19 for |x| < 0.55 (truncation 6e-9 relative),
+// 1 - 2 / (e^2|x| + 1) above (exp_f32), 1 from 9.1 on (tanh rounds to 1 there), the sign of x.
+inline float tanh_f32(float x) {
+  const float a = std::abs(x);
+  const float z = a * a;
+  float q = -443861162.0f / 1856156927625.0f;
+  q = q * z + 6404582.0f / 10854718875.0f;
+  q = q * z - 929569.0f / 638512875.0f;
+  q = q * z + 21844.0f / 6081075.0f;
+  q = q * z - 1382.0f / 155925.0f;
+  q = q * z + 62.0f / 2835.0f;
+  q = q * z - 17.0f / 315.0f;
+  q = q * z + 2.0f / 15.0f;
+  q = q * z - 1.0f / 3.0f;
+  const float small = a + a * z * q;
+  const float d = exp_f32(2.0f * a) + 1.0f;
+  const float rcp = 1.0f / d;
+  const float large = a >= 9.1f ? 1.0f : 1.0f - 2.0f * rcp;
+  const float y = a < 0.55f ? small : large;
+  return std::copysign(y, x);
+}
+
 // One instruction over n elements: o = op(a, b, c).
 [[gnu::always_inline]] inline void exec(const Instr& in, void* o, const void* a, const void* b, const void* c,
-                                        std::int64_t n) {
+                                        std::int64_t n, int mode) {
   namespace vm = cpu::vmath;
   const DType dt = in.dt;
   switch (in.op) {
     case FOp::convert:
-      visit5(in.arg_dt, [&](auto s) {
+      visit5(in.arg_dt, [&](auto s) IVY_INL {
         using S = decltype(s);
-        visit5(dt, [&](auto t) {
+        visit5(dt, [&](auto t) IVY_INL {
           using T = decltype(t);
-          if constexpr (std::is_same_v<T, u8>) map1<T, S>(o, a, n, [](S v) { return static_cast<u8>(v != S(0)); });
-          else map1<T, S>(o, a, n, [](S v) { return static_cast<T>(v); });
+          if constexpr (std::is_same_v<T, u8>) map1<T, S>(o, a, n, [](S v) IVY_INL { return static_cast<u8>(v != S(0)); });
+          else map1<T, S>(o, a, n, [](S v) IVY_INL { return static_cast<T>(v); });
         });
       });
       return;
     case FOp::where:
-      visit5(dt, [&](auto t) {
+      visit5(dt, [&](auto t) IVY_INL {
         using T = decltype(t);
         T* __restrict po = static_cast<T*>(o);
         const u8* __restrict pc = static_cast<const u8*>(a);
@@ -356,15 +430,15 @@ T logaddexp1(T a, T b) {
     case FOp::less_equal:
     case FOp::greater:
     case FOp::greater_equal:
-      visit5(in.arg_dt, [&](auto s) {
+      visit5(in.arg_dt, [&](auto s) IVY_INL {
         using S = decltype(s);
         switch (in.op) {
-          case FOp::equal: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x == y); });
-          case FOp::not_equal: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x != y); });
-          case FOp::less: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x < y); });
-          case FOp::less_equal: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x <= y); });
-          case FOp::greater: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x > y); });
-          default: return map2<u8, S>(o, a, b, n, [](S x, S y) { return static_cast<u8>(x >= y); });
+          case FOp::equal: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x == y); });
+          case FOp::not_equal: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x != y); });
+          case FOp::less: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x < y); });
+          case FOp::less_equal: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x <= y); });
+          case FOp::greater: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x > y); });
+          default: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x >= y); });
         }
       });
       return;
@@ -372,58 +446,58 @@ T logaddexp1(T a, T b) {
     case FOp::isinf:
     case FOp::isfinite:
     case FOp::signbit:
-      visit5(in.arg_dt, [&](auto s) {
+      visit5(in.arg_dt, [&](auto s) IVY_INL {
         using S = decltype(s);
         if constexpr (std::is_floating_point_v<S>) {
           switch (in.op) {
-            case FOp::isnan: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(x != x); });
-            case FOp::isinf: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(std::abs(x) == std::numeric_limits<S>::infinity()); });
-            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(std::abs(x) <= std::numeric_limits<S>::max()); });
-            default: return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(std::signbit(x)); });
+            case FOp::isnan: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(x != x); });
+            case FOp::isinf: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(std::abs(x) == std::numeric_limits<S>::infinity()); });
+            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(std::abs(x) <= std::numeric_limits<S>::max()); });
+            default: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(std::signbit(x)); });
           }
         } else {
           switch (in.op) {
-            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S) { return u8{1}; });
+            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S) IVY_INL { return u8{1}; });
             case FOp::signbit:
-              if constexpr (std::is_signed_v<S>) return map1<u8, S>(o, a, n, [](S x) { return static_cast<u8>(x < 0); });
+              if constexpr (std::is_signed_v<S>) return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(x < 0); });
               [[fallthrough]];
-            default: return map1<u8, S>(o, a, n, [](S) { return u8{0}; });
+            default: return map1<u8, S>(o, a, n, [](S) IVY_INL { return u8{0}; });
           }
         }
       });
       return;
-    case FOp::logical_not: return map1<u8, u8>(o, a, n, [](u8 x) { return static_cast<u8>(!x); });
+    case FOp::logical_not: return map1<u8, u8>(o, a, n, [](u8 x) IVY_INL { return static_cast<u8>(!x); });
     default: break;
   }
   // the rest: result and operands of dtype dt
-  visit5(dt, [&](auto t) {
+  visit5(dt, [&](auto t) IVY_INL {
     using T = decltype(t);
     if constexpr (std::is_same_v<T, u8>) {
       switch (in.op) {
-        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x & y); });
-        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x | y); });
-        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x ^ y); });
-        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(!x); });
+        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x & y); });
+        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x | y); });
+        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x ^ y); });
+        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(!x); });
         default: return;
       }
     } else if constexpr (kInt<T>) {
       switch (in.op) {
-        case FOp::abs: return map1<T, T>(o, a, n, [](T x) { return x < 0 ? static_cast<T>(U<T>(0) - U<T>(x)) : x; });
-        case FOp::negative: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(U<T>(0) - U<T>(x)); });
-        case FOp::square: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(U<T>(x) * U<T>(x)); });
+        case FOp::abs: return map1<T, T>(o, a, n, [](T x) IVY_INL { return x < 0 ? static_cast<T>(U<T>(0) - U<T>(x)) : x; });
+        case FOp::negative: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(U<T>(0) - U<T>(x)); });
+        case FOp::square: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(U<T>(x) * U<T>(x)); });
         case FOp::floor:
         case FOp::ceil:
         case FOp::trunc:
-        case FOp::round: return map1<T, T>(o, a, n, [](T x) { return x; });
-        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) { return static_cast<T>(~x); });
-        case FOp::add: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(U<T>(x) + U<T>(y)); });
-        case FOp::subtract: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(U<T>(x) - U<T>(y)); });
-        case FOp::multiply: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(U<T>(x) * U<T>(y)); });
-        case FOp::maximum: return map2<T, T>(o, a, b, n, [](T x, T y) { return x > y ? x : y; });
-        case FOp::minimum: return map2<T, T>(o, a, b, n, [](T x, T y) { return x < y ? x : y; });
-        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x & y); });
-        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x | y); });
-        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, [](T x, T y) { return static_cast<T>(x ^ y); });
+        case FOp::round: return map1<T, T>(o, a, n, [](T x) IVY_INL { return x; });
+        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(~x); });
+        case FOp::add: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(U<T>(x) + U<T>(y)); });
+        case FOp::subtract: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(U<T>(x) - U<T>(y)); });
+        case FOp::multiply: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(U<T>(x) * U<T>(y)); });
+        case FOp::maximum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x > y ? x : y; });
+        case FOp::minimum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x < y ? x : y; });
+        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x & y); });
+        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x | y); });
+        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x ^ y); });
         default: return;
       }
     } else {
@@ -431,59 +505,63 @@ T logaddexp1(T a, T b) {
       float* of = static_cast<float*>(o);
       const float* af = static_cast<const float*>(a);
       const float* bf = static_cast<const float*>(b);
-      auto vm1 = [&](vm::Op op, auto libm) {
+      auto vm1 = [&](vm::Op op, auto libm) IVY_INL {
         if constexpr (f32) vm::unary_n(op, of, af, n);
         else map1<T, T>(o, a, n, libm);
       };
       switch (in.op) {
-        case FOp::abs: return map1<T, T>(o, a, n, [](T x) { return std::abs(x); });
-        case FOp::negative: return map1<T, T>(o, a, n, [](T x) { return -x; });
-        case FOp::square: return map1<T, T>(o, a, n, [](T x) { return x * x; });
-        case FOp::sqrt: return map1<T, T>(o, a, n, [](T x) { return std::sqrt(x); });
-        case FOp::reciprocal: return map1<T, T>(o, a, n, [](T x) { return T(1) / x; });
-        case FOp::floor: return map1<T, T>(o, a, n, [](T x) { return std::floor(x); });
-        case FOp::ceil: return map1<T, T>(o, a, n, [](T x) { return std::ceil(x); });
-        case FOp::trunc: return map1<T, T>(o, a, n, [](T x) { return std::trunc(x); });
-        case FOp::round: return map1<T, T>(o, a, n, [](T x) { return std::nearbyint(x); });
-        case FOp::exp: return vm1(vm::Op::exp, [](T x) { return std::exp(x); });
-        case FOp::expm1: return vm1(vm::Op::expm1, [](T x) { return std::expm1(x); });
-        case FOp::log: return vm1(vm::Op::log, [](T x) { return std::log(x); });
+        case FOp::abs: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::abs(x); });
+        case FOp::negative: return map1<T, T>(o, a, n, [](T x) IVY_INL { return -x; });
+        case FOp::square: return map1<T, T>(o, a, n, [](T x) IVY_INL { return x * x; });
+        case FOp::sqrt: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::sqrt(x); });
+        case FOp::reciprocal: return map1<T, T>(o, a, n, [](T x) IVY_INL { return T(1) / x; });
+        case FOp::floor: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::floor(x); });
+        case FOp::ceil: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::ceil(x); });
+        case FOp::trunc: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::trunc(x); });
+        case FOp::round: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::nearbyint(x); });
+        case FOp::exp:
+          if constexpr (f32) return map1<T, T>(o, a, n, [](T x) IVY_INL { return exp_f32(x); });
+          else return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::exp(x); });
+        case FOp::expm1: return vm1(vm::Op::expm1, [](T x) IVY_INL { return std::expm1(x); });
+        case FOp::log: return vm1(vm::Op::log, [](T x) IVY_INL { return std::log(x); });
         case FOp::log1p:
           if constexpr (f32) return vm::log1p_n(of, af, n);
-          else return map1<T, T>(o, a, n, [](T x) { return std::log1p(x); });
-        case FOp::log2: return vm1(vm::Op::log2, [](T x) { return std::log2(x); });
-        case FOp::log10: return vm1(vm::Op::log10, [](T x) { return std::log10(x); });
-        case FOp::sin: return vm1(vm::Op::sin, [](T x) { return std::sin(x); });
-        case FOp::cos: return vm1(vm::Op::cos, [](T x) { return std::cos(x); });
-        case FOp::tan: return vm1(vm::Op::tan, [](T x) { return std::tan(x); });
-        case FOp::sinh: return vm1(vm::Op::sinh, [](T x) { return std::sinh(x); });
-        case FOp::cosh: return vm1(vm::Op::cosh, [](T x) { return std::cosh(x); });
-        case FOp::tanh: return vm1(vm::Op::tanh, [](T x) { return std::tanh(x); });
-        case FOp::asin: return vm1(vm::Op::asin, [](T x) { return std::asin(x); });
-        case FOp::acos: return vm1(vm::Op::acos, [](T x) { return std::acos(x); });
-        case FOp::atan: return vm1(vm::Op::atan, [](T x) { return std::atan(x); });
-        case FOp::asinh: return vm1(vm::Op::asinh, [](T x) { return std::asinh(x); });
-        case FOp::acosh: return vm1(vm::Op::acosh, [](T x) { return std::acosh(x); });
-        case FOp::atanh: return vm1(vm::Op::atanh, [](T x) { return std::atanh(x); });
-        case FOp::add: return map2<T, T>(o, a, b, n, [](T x, T y) { return x + y; });
-        case FOp::subtract: return map2<T, T>(o, a, b, n, [](T x, T y) { return x - y; });
-        case FOp::multiply: return map2<T, T>(o, a, b, n, [](T x, T y) { return x * y; });
-        case FOp::divide: return map2<T, T>(o, a, b, n, [](T x, T y) { return x / y; });
-        case FOp::maximum: return map2<T, T>(o, a, b, n, [](T x, T y) { return cpu::npy::maximum(x, y); });
-        case FOp::minimum: return map2<T, T>(o, a, b, n, [](T x, T y) { return cpu::npy::minimum(x, y); });
-        case FOp::copysign: return map2<T, T>(o, a, b, n, [](T x, T y) { return std::copysign(x, y); });
+          else return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::log1p(x); });
+        case FOp::log2: return vm1(vm::Op::log2, [](T x) IVY_INL { return std::log2(x); });
+        case FOp::log10: return vm1(vm::Op::log10, [](T x) IVY_INL { return std::log10(x); });
+        case FOp::sin: return vm1(vm::Op::sin, [](T x) IVY_INL { return std::sin(x); });
+        case FOp::cos: return vm1(vm::Op::cos, [](T x) IVY_INL { return std::cos(x); });
+        case FOp::tan: return vm1(vm::Op::tan, [](T x) IVY_INL { return std::tan(x); });
+        case FOp::sinh: return vm1(vm::Op::sinh, [](T x) IVY_INL { return std::sinh(x); });
+        case FOp::cosh: return vm1(vm::Op::cosh, [](T x) IVY_INL { return std::cosh(x); });
+        case FOp::tanh:
+          if constexpr (f32) return map1<T, T>(o, a, n, [](T x) IVY_INL { return tanh_f32(x); });
+          else return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::tanh(x); });
+        case FOp::asin: return vm1(vm::Op::asin, [](T x) IVY_INL { return std::asin(x); });
+        case FOp::acos: return vm1(vm::Op::acos, [](T x) IVY_INL { return std::acos(x); });
+        case FOp::atan: return vm1(vm::Op::atan, [](T x) IVY_INL { return std::atan(x); });
+        case FOp::asinh: return vm1(vm::Op::asinh, [](T x) IVY_INL { return std::asinh(x); });
+        case FOp::acosh: return vm1(vm::Op::acosh, [](T x) IVY_INL { return std::acosh(x); });
+        case FOp::atanh: return vm1(vm::Op::atanh, [](T x) IVY_INL { return std::atanh(x); });
+        case FOp::add: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x + y; });
+        case FOp::subtract: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x - y; });
+        case FOp::multiply: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x * y; });
+        case FOp::divide: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x / y; });
+        case FOp::maximum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return cpu::npy::maximum(x, y); });
+        case FOp::minimum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return cpu::npy::minimum(x, y); });
+        case FOp::copysign: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::copysign(x, y); });
         case FOp::pow:
-          if constexpr (f32) return vm::pow_n(of, af, bf, n, 0);
-          else return map2<T, T>(o, a, b, n, [](T x, T y) { return std::pow(x, y); });
+          if constexpr (f32) return vm::pow_n(of, af, bf, n, mode);
+          else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::pow(x, y); });
         case FOp::atan2:
-          if constexpr (f32) return vm::atan2_n(of, af, bf, n, 0);
-          else return map2<T, T>(o, a, b, n, [](T x, T y) { return std::atan2(x, y); });
+          if constexpr (f32) return vm::atan2_n(of, af, bf, n, mode);
+          else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::atan2(x, y); });
         case FOp::hypot:
-          if constexpr (f32) return vm::hypot_n(of, af, bf, n, 0);
-          else return map2<T, T>(o, a, b, n, [](T x, T y) { return std::hypot(x, y); });
+          if constexpr (f32) return vm::hypot_n(of, af, bf, n, mode);
+          else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::hypot(x, y); });
         case FOp::logaddexp:
-          if constexpr (f32) return vm::logaddexp_n(of, af, bf, n, 0);
-          else return map2<T, T>(o, a, b, n, [](T x, T y) { return logaddexp1(x, y); });
+          if constexpr (f32) return vm::logaddexp_n(of, af, bf, n, mode);
+          else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return logaddexp1(x, y); });
         default: return;
       }
     }
@@ -492,8 +570,34 @@ T logaddexp1(T a, T b) {
 
 // Fills `n` elements of slot `dst` with a broadcast input's elements for output positions
 // [start, start + n).
+template <std::size_t Size>
+struct Item {
+  unsigned char b[Size];
+};
+// Copies `run` items of Size bytes from src (every `stride` items; 0: one item repeated).
+template <std::size_t Size>
+void copy_run(u8* out, const u8* src, std::int64_t run, std::int64_t stride) {
+  using I = Item<Size>;
+  I* o = reinterpret_cast<I*>(out);
+  const I* s = reinterpret_cast<const I*>(src);
+  if (stride == 1) {
+    std::memcpy(out, src, static_cast<std::size_t>(run) * Size);
+  } else if (stride == 0) {
+    // one item repeated: a fill of the unsigned integer of its size (vectorizes)
+    using W = std::conditional_t<Size == 1, std::uint8_t, std::conditional_t<Size == 4, std::uint32_t, std::uint64_t>>;
+    W v;
+    std::memcpy(&v, s, Size);
+    W* w = reinterpret_cast<W*>(out);
+    for (std::int64_t i = 0; i < run; ++i) w[i] = v;
+  } else {
+    for (std::int64_t i = 0; i < run; ++i) std::memcpy(o + i, s + i * stride, Size);
+  }
+}
+
+// Fills `n` elements of slot `dst` with a broadcast input's elements for output positions
+// [start, start + n).
+template <std::size_t Size>
 void gather(const InputRead& r, const u8* base, std::int64_t start, std::int64_t n, u8* dst) {
-  const std::size_t isz = itemsize(r.dtype);
   const int nd = static_cast<int>(r.dims.size());
   std::int64_t idx[kMaxRank] = {};
   std::int64_t rem = start, off = 0;
@@ -507,16 +611,7 @@ void gather(const InputRead& r, const u8* base, std::int64_t start, std::int64_t
   std::int64_t done = 0;
   while (done < n) {
     const std::int64_t run = std::min(inner - idx[nd - 1], n - done);
-    const u8* src = base + static_cast<std::size_t>(off) * isz;
-    u8* out = dst + static_cast<std::size_t>(done) * isz;
-    if (inner_stride == 1) {
-      std::memcpy(out, src, static_cast<std::size_t>(run) * isz);
-    } else if (inner_stride == 0) {
-      for (std::int64_t i = 0; i < run; ++i) std::memcpy(out + static_cast<std::size_t>(i) * isz, src, isz);
-    } else {
-      for (std::int64_t i = 0; i < run; ++i)
-        std::memcpy(out + static_cast<std::size_t>(i) * isz, src + static_cast<std::size_t>(i * inner_stride) * isz, isz);
-    }
+    copy_run<Size>(dst + static_cast<std::size_t>(done) * Size, base + static_cast<std::size_t>(off) * Size, run, inner_stride);
     done += run;
     // step the odometer past the run
     idx[nd - 1] += run;
@@ -529,22 +624,43 @@ void gather(const InputRead& r, const u8* base, std::int64_t start, std::int64_t
     }
   }
 }
+void gather_any(const InputRead& r, const u8* base, std::int64_t start, std::int64_t n, u8* dst) {
+  switch (itemsize(r.dtype)) {
+    case 1: return gather<1>(r, base, start, n, dst);
+    case 4: return gather<4>(r, base, start, n, dst);
+    default: return gather<8>(r, base, start, n, dst);
+  }
+}
 
-[[gnu::always_inline]] inline void run_impl(const Program& p, const void* const* in, void* const* out) {
+[[gnu::always_inline]] inline void run_impl(const Program& p, const void* const* in, void* const* out, void* scratch) {
   const std::int64_t N = p.shape.numel();
   if (N == 0) return;
   const std::int64_t block = std::min(N, kBlock);
-  std::vector<double> scratch(static_cast<std::size_t>(std::max(p.n_slots, 1) * block));
-  auto slot = [&](int s) { return reinterpret_cast<u8*>(scratch.data() + static_cast<std::size_t>(s) * static_cast<std::size_t>(block)); };
+  auto slot = [&](int s) IVY_INL { return static_cast<u8*>(scratch) + static_cast<std::size_t>(s) * static_cast<std::size_t>(block) * 8; };
   const std::size_t n_regs = p.reg_dtype.size();
-  std::vector<const void*> ptr(n_regs, nullptr);
+  // per-call state on the stack for programs of up to 128 registers and 32 outputs
+  const void* ptr_small[128];
+  std::vector<const void*> ptr_big;
+  const void** ptr = ptr_small;
+  if (n_regs > 128) ptr_big.resize(n_regs), ptr = ptr_big.data();
   const std::size_t n_in = p.input_values.size();
+  // outputs written directly: those computed by an instruction whose array no input shares
+  const std::size_t n_out = p.output_regs.size();
+  char direct_small[32];
+  std::vector<char> direct_big;
+  char* direct = direct_small;
+  if (n_out > 32) direct_big.resize(n_out), direct = direct_big.data();
+  for (std::size_t j = 0; j < n_out; ++j) {
+    bool d = p.reg_output[static_cast<std::size_t>(p.output_regs[j])] == static_cast<int>(j);
+    for (std::size_t i = 0; i < n_in; ++i) d = d && in[i] != out[j];
+    direct[j] = d;
+  }
   // scalar inputs: splat once
   for (std::size_t i = 0; i < n_in; ++i)
     if (p.reads[i].kind == InputRead::scalar) {
       u8* s = slot(p.reg_slot[i]);
-      const std::size_t isz = itemsize(p.reads[i].dtype);
-      for (std::int64_t k = 0; k < block; ++k) std::memcpy(s + static_cast<std::size_t>(k) * isz, in[i], isz);
+      const InputRead one{InputRead::broadcast, p.reads[i].dtype, {block}, {0}};
+      gather_any(one, static_cast<const u8*>(in[i]), 0, block, s);
       ptr[i] = s;
     }
   for (std::int64_t start = 0; start < N; start += block) {
@@ -554,17 +670,27 @@ void gather(const InputRead& r, const u8* base, std::int64_t start, std::int64_t
       const std::size_t isz = itemsize(r.dtype);
       if (r.kind == InputRead::full) ptr[i] = static_cast<const u8*>(in[i]) + static_cast<std::size_t>(start) * isz;
       else if (r.kind == InputRead::broadcast) {
-        gather(r, static_cast<const u8*>(in[i]), start, n, slot(p.reg_slot[i]));
+        gather_any(r, static_cast<const u8*>(in[i]), start, n, slot(p.reg_slot[i]));
         ptr[i] = slot(p.reg_slot[i]);
       }
     }
     for (const Instr& ins : p.code) {
-      void* o = slot(p.reg_slot[static_cast<std::size_t>(ins.dst)]);
+      // an output's value goes straight to its array unless that array is also an input
+      // (written in place): then it is copied after the block's last read
+      const int j = p.reg_output[static_cast<std::size_t>(ins.dst)];
+      void* o = j >= 0 && direct[static_cast<std::size_t>(j)] && p.output_regs[static_cast<std::size_t>(j)] == ins.dst
+                    ? static_cast<void*>(static_cast<u8*>(out[j]) + static_cast<std::size_t>(start) * itemsize(ins.dt))
+                    : static_cast<void*>(slot(p.reg_slot[static_cast<std::size_t>(ins.dst)]));
+      const int mode = ins.b < 0 ? 0
+                       : p.reg_uniform[static_cast<std::size_t>(ins.b)] && !p.reg_uniform[static_cast<std::size_t>(ins.a)] ? 1
+                       : p.reg_uniform[static_cast<std::size_t>(ins.a)] && !p.reg_uniform[static_cast<std::size_t>(ins.b)] ? 2
+                                                                                                                          : 0;
       exec(ins, o, ptr[static_cast<std::size_t>(ins.a)], ins.b >= 0 ? ptr[static_cast<std::size_t>(ins.b)] : nullptr,
-           ins.c >= 0 ? ptr[static_cast<std::size_t>(ins.c)] : nullptr, n);
+           ins.c >= 0 ? ptr[static_cast<std::size_t>(ins.c)] : nullptr, n, mode);
       ptr[static_cast<std::size_t>(ins.dst)] = o;
     }
     for (std::size_t j = 0; j < p.output_regs.size(); ++j) {
+      if (direct[j]) continue;
       const int r = p.output_regs[j];
       const std::size_t isz = itemsize(p.reg_dtype[static_cast<std::size_t>(r)]);
       u8* dst = static_cast<u8*>(out[j]) + static_cast<std::size_t>(start) * isz;
@@ -573,17 +699,35 @@ void gather(const InputRead& r, const u8* base, std::int64_t start, std::int64_t
   }
 }
 
-void run_baseline(const Program& p, const void* const* in, void* const* out) { run_impl(p, in, out); }
+void run_baseline(const Program& p, const void* const* in, void* const* out, void* scratch) { run_impl(p, in, out, scratch); }
 #if IVY_AVX2
-IVY_AVX2_FN void run_avx2(const Program& p, const void* const* in, void* const* out) { run_impl(p, in, out); }
+IVY_AVX2_FN void run_avx2(const Program& p, const void* const* in, void* const* out, void* scratch) {
+  run_impl(p, in, out, scratch);
+}
+IVY_AVX512_FN void run_avx512(const Program& p, const void* const* in, void* const* out, void* scratch) {
+  run_impl(p, in, out, scratch);
+}
 #endif
 }  // namespace
 
-void run(const Program& p, const void* const* in, void* const* out) {
+std::size_t scratch_bytes(const Program& p) {
+  return static_cast<std::size_t>(std::max(p.n_slots, 1)) * static_cast<std::size_t>(std::min<std::int64_t>(std::max<std::int64_t>(p.shape.numel(), 1), kBlock)) * 8;
+}
+
+void run(const Program& p, const void* const* in, void* const* out, void* scratch) {
+  if (!scratch) {
+    // this thread's scratch, grown as needed and kept for the next call
+    thread_local std::unique_ptr<std::vector<double>> mine;
+    if (!mine) mine = std::make_unique<std::vector<double>>();
+    const std::size_t words = scratch_bytes(p) / 8;
+    if (mine->size() < words) mine->resize(words);
+    scratch = mine->data();
+  }
 #if IVY_AVX2
-  if (cpu::isa::kAvx2) return run_avx2(p, in, out);
+  if (cpu::isa::kAvx512) return run_avx512(p, in, out, scratch);
+  if (cpu::isa::kAvx2) return run_avx2(p, in, out, scratch);
 #endif
-  run_baseline(p, in, out);
+  run_baseline(p, in, out, scratch);
 }
 
 }  // namespace ivy::fusion

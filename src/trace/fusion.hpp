@@ -50,6 +50,8 @@ struct Program {
   std::vector<Instr> code;
   std::vector<DType> reg_dtype;     // per register
   std::vector<int> reg_slot;        // scratch slot per register (-1: reads the input directly)
+  std::vector<char> reg_uniform;    // one value for every element (a one-element input)
+  std::vector<int> reg_output;      // the output index a register is written to, or -1
   int n_slots = 0;
   std::vector<int> output_values;   // group values used outside the group, in this order
   std::vector<int> output_regs;
@@ -63,7 +65,9 @@ bool fusible(const Graph& g, const Graph::Node& n);
 // `shape`); `outputs` lists the values used outside the group.
 Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<int>& outputs);
 // Runs the program: in[i] holds input_values[i]'s data (contiguous row-major host memory),
-// out[j] receives output_values[j] (contiguous, the group's shape).
-void run(const Program& p, const void* const* in, void* const* out);
+// out[j] receives output_values[j] (contiguous, the group's shape); scratch holds
+// scratch_bytes(p) bytes, 8-byte aligned (nullptr: a buffer of the calling thread's, reused).
+std::size_t scratch_bytes(const Program& p);
+void run(const Program& p, const void* const* in, void* const* out, void* scratch);
 
 }  // namespace ivy::fusion

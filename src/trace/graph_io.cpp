@@ -291,14 +291,15 @@ std::int64_t checked_nbytes(const Shape& s, DType d) {
 // input and output counts fit each primitive, every value is defined at most once (graph
 // input, constant or node output), every node input and graph output is defined, and node
 // inputs are defined before the node. Values that nothing defines or reads are allowed (the
-// graph passes keep ids when they drop nodes).
-void check_graph(const Graph& g, const char* who, const std::string& ctx = {}) {
+// graph passes keep ids when they drop nodes). `with_arrays` false: the constants' arrays
+// are not made yet (the reader checks their data itself) and are not checked.
+void check_graph(const Graph& g, const char* who, const std::string& ctx = {}, bool with_arrays = true) {
   auto fail = [&](const std::string& what) { throw ValueError(std::string("[") + who + "] " + ctx + what); };
   const std::size_t nv = g.values.size();
   if (nv > static_cast<std::size_t>(std::numeric_limits<int>::max())) fail("too many values");
   for (std::size_t v = 0; v < nv; ++v) {
     const Graph::Value& val = g.values[v];
-    if (static_cast<int>(val.dtype) < 0 || static_cast<int>(val.dtype) >= kNumDTypes)
+    if (static_cast<int>(val.dtype) >= kNumDTypes)
       fail("value " + id_str(static_cast<std::int64_t>(v)) + " has no valid dtype");
     for (std::int64_t e : val.shape)
       if (e < 0) fail("value " + id_str(static_cast<std::int64_t>(v)) + " has the negative extent in " + val.shape.str());
@@ -320,7 +321,7 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx = {}) {
     if (!in_range(id)) fail(where + ": " + id_str(id) + " is not a value of the graph");
     define(id, where);
   }
-  if (g.constants.size() != g.constant_ids.size())
+  if (with_arrays && g.constants.size() != g.constant_ids.size())
     fail(std::to_string(g.constant_ids.size()) + " constant ids but " + std::to_string(g.constants.size()) +
          " constant arrays");
   for (std::size_t i = 0; i < g.constant_ids.size(); ++i) {
@@ -328,6 +329,7 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx = {}) {
     const std::string where = "constant " + std::to_string(i);
     if (!in_range(id)) fail(where + ": " + id_str(id) + " is not a value of the graph");
     define(id, where);
+    if (!with_arrays) continue;
     const Array& x = g.constants[i];
     const Graph::Value& val = g.values[static_cast<std::size_t>(id)];
     if (!x.defined()) fail(where + " (" + id_str(id) + ") has no array");
@@ -337,7 +339,7 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx = {}) {
   }
   for (std::size_t n = 0; n < g.nodes.size(); ++n) {
     const Graph::Node& node = g.nodes[n];
-    if (static_cast<int>(node.op) < 0 || static_cast<int>(node.op) >= kNumOps)
+    if (static_cast<int>(node.op) >= kNumOps)
       fail("node " + std::to_string(n) + " has no valid op");
     const OpInfo& info = op_info(node.op);
     const std::string where = node_str(n, node.op);
@@ -387,7 +389,7 @@ ojson attrs_to_json(OpId op, const Attrs& a) {
       }
       case AttrType::DType: {
         const DType d = attr_value<AttrType::DType>(a, f, i);
-        if (static_cast<int>(d) < 0 || static_cast<int>(d) >= kNumDTypes)
+        if (static_cast<int>(d) >= kNumDTypes)
           throw ValueError(std::string("[graph_to_json] attribute '") + f[i].name + "' of " + op_info(op).name +
                            " has no valid dtype");
         v = dtype_name(d);
@@ -406,6 +408,27 @@ std::vector<unsigned char> host_bytes(const Array& x) {
     to_from_little_endian(out.data(), out.size(), x.dtype());
   }
   return out;
+}
+
+// indent < 0: the whole document on one line. Else one top-level field per line, indented
+// by `indent` spaces, and each entry of values, constants and nodes on a line of its own.
+std::string layout(const ojson& root, int indent) {
+  if (indent < 0) return root.dump();
+  const std::string pad1(static_cast<std::size_t>(indent), ' '), pad2(2 * static_cast<std::size_t>(indent), ' ');
+  std::string out = "{\n";
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    if (it != root.begin()) out += ",\n";
+    out += pad1 + ojson(it.key()).dump() + ": ";
+    const ojson& v = it.value();
+    if (v.is_array() && !v.empty() && v[0].is_object()) {
+      out += "[\n";
+      for (std::size_t i = 0; i < v.size(); ++i) out += pad2 + v[i].dump() + (i + 1 < v.size() ? ",\n" : "\n");
+      out += pad1 + "]";
+    } else {
+      out += v.dump();
+    }
+  }
+  return out + "\n}";
 }
 
 std::string to_json_text(const Graph& g, int indent, const char* who) {
@@ -440,7 +463,7 @@ std::string to_json_text(const Graph& g, int indent, const char* who) {
     e["attrs"] = attrs_to_json(n.op, n.attrs);
     nodes.push_back(std::move(e));
   }
-  return root.dump(indent < 0 ? -1 : indent);
+  return layout(root, indent);
 }
 
 // ---------------------------------------------------------------- reading
@@ -471,7 +494,7 @@ class Reader {
     g_.output_ids = read_ids(root_.at("outputs"), "outputs", "output");
     read_constants();
     read_nodes();
-    check_graph(g_, "load_graph", ctx_);
+    check_graph(g_, "load_graph", ctx_, /*with_arrays=*/false);
     make_constants();
     try {
       g_.rebuild_uses();
@@ -955,10 +978,15 @@ std::string graph_to_dot(const Graph& g) {
   std::ostringstream os;
   // the DOT node that defines each value: its producing node, else the input or constant
   std::vector<std::string> def(g.values.size());
-  for (int id : g.input_ids) def[static_cast<std::size_t>(id)] = "v" + std::to_string(id);
-  for (int id : g.constant_ids) def[static_cast<std::size_t>(id)] = "v" + std::to_string(id);
+  auto name = [](char kind, std::size_t k) {
+    std::string s(1, kind);
+    s += std::to_string(k);
+    return s;
+  };
+  for (int id : g.input_ids) def[static_cast<std::size_t>(id)] = name('v', static_cast<std::size_t>(id));
+  for (int id : g.constant_ids) def[static_cast<std::size_t>(id)] = name('v', static_cast<std::size_t>(id));
   for (std::size_t n = 0; n < g.nodes.size(); ++n)
-    for (int id : g.nodes[n].outputs) def[static_cast<std::size_t>(id)] = "n" + std::to_string(n);
+    for (int id : g.nodes[n].outputs) def[static_cast<std::size_t>(id)] = name('n', n);
   auto value_label = [&](int v) {
     const Graph::Value& val = g.values[static_cast<std::size_t>(v)];
     return dot_escape(id_str(v) + " " + type_str(val.dtype, val.shape));
