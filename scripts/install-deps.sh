@@ -12,8 +12,9 @@ PKGS=(
   pybind11-dev python3-dev python3-pytest python3-numpy python3-hypothesis  # Python bindings (python/) and their tests
   dataset-fashion-mnist   # the main job's data (examples/fashion_mnist)
 )
-# Nice to have, never required: the Python tests use torch for DLPack exchange when it imports.
-OPTIONAL_PKGS=(python3-torch)
+# Nice to have, never required: the Python tests use torch for DLPack exchange when it imports;
+# ivy-graph --svg runs Graphviz's dot.
+OPTIONAL_PKGS=(python3-torch graphviz)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()

@@ -37,6 +37,8 @@ from ._info import __array_namespace_info__
 from . import linalg, fft
 from .nn import Container  # noqa: F401  (also makes ivy.nn available)
 from ._autodiff import grad, value_and_grad, vjp, jvp, jacrev, jacfwd, hessian, stop_gradient
+from ._compile import compile  # noqa: A001  (ivy.compile, like jax.jit; shadows the builtin inside ivy only)
+from ._ivy import graph_to_json, graph_from_json, graph_to_dot
 from ._helpers import device_arg as _device_arg, dtype_arg as _dtype_arg
 
 __array_api_version__ = "2025.12"

@@ -338,6 +338,29 @@ void bind_trace(py::module_& m) {
     };
     return ivy::trace(f, example_inputs);
   }, py::arg("fn"), py::arg("example_inputs"));
+  // ivy.compile's core (python/ivy/_compile.py adds pytrees and static arguments): a
+  // compiled function of a flat list of arrays returning a flat list of arrays
+  py::class_<ivy::CompiledFunction>(m, "CompiledFunction")
+      .def(py::init([](py::function fn, std::size_t cache_size, bool fuse) {
+             ivy::TracedFn f = [fn](const std::vector<Array>& xs) {
+               py::gil_scoped_acquire gil;
+               return fn(xs).cast<std::vector<Array>>();
+             };
+             ivy::CompileOptions o;
+             o.cache_size = cache_size;
+             o.fuse_elementwise = fuse;
+             return ivy::CompiledFunction(std::move(f), o);
+           }),
+           py::arg("fn"), py::arg("cache_size") = 16, py::arg("fuse") = true)
+      .def("__call__", [](const ivy::CompiledFunction& c, const std::vector<Array>& xs) { return c(xs); })
+      .def_property_readonly("traces", &ivy::CompiledFunction::traces)
+      .def_property_readonly("cached", &ivy::CompiledFunction::cached)
+      .def("plan", [](const ivy::CompiledFunction& c, const std::vector<Array>& xs) { return c.executable(xs)->plan_str(); })
+      .def("graph", [](const ivy::CompiledFunction& c, const std::vector<Array>& xs) { return c.executable(xs)->graph(); });
+  m.def("graph_to_json", [](const ivy::Graph& g) { return ivy::graph_to_json(g); }, py::arg("graph"));
+  m.def("graph_from_json", [](const std::string& s, Backend b) { return ivy::graph_from_json(s, b); }, py::arg("text"),
+        py::arg("backend") = py::none());
+  m.def("graph_to_dot", [](const ivy::Graph& g) { return ivy::graph_to_dot(g); }, py::arg("graph"));
 }
 
 }  // namespace
