@@ -60,6 +60,16 @@ bool same_bits(const Array& a, const Array& b) {
   return ::testing::AssertionSuccess();
 }
 
+// The optimized graph survives JSON: the reloaded graph computes the same bits.
+void expect_json_round_trip(const ivy::Executable& exe, const std::vector<Array>& inputs) {
+  const std::string text = ivy::graph_to_json(exe.graph());
+  ivy::Graph back = ivy::graph_from_json(text, exe.backend());
+  EXPECT_EQ(ivy::graph_to_json(back), text);
+  auto want = exe.graph().run(inputs), got = back.run(inputs);
+  ASSERT_EQ(want.size(), got.size());
+  for (std::size_t k = 0; k < want.size(); ++k) EXPECT_TRUE(same_bits(got[k], want[k])) << k;
+}
+
 Array gelu_tanh(const Array& x) {
   const double c = std::sqrt(2.0 / M_PI);
   return 0.5 * x * (1.0 + ivy::tanh(c * (x + 0.044715 * x * x * x)));
@@ -173,6 +183,7 @@ TEST_P(Compile, GeluFusesIntoOneLoop) {
     const double rtol = dt == ivy::float32 ? 4e-7 : 1e-15, atol = dt == ivy::float32 ? 2e-6 : 1e-15;
     EXPECT_TRUE(close(cf(x), gelu_tanh(x), rtol, atol));
     EXPECT_TRUE(close(exe->run({x})[0], gelu_tanh(x), rtol, atol));
+    expect_json_round_trip(*exe, {x});
   }
 }
 
@@ -195,6 +206,7 @@ TEST_P(Compile, FusedBroadcastingPromotionAndScalars) {
   EXPECT_TRUE(same_bits(got[1], want[1]));
   auto exe = c.executable({a, b, i35});
   EXPECT_GE(exe->stats().fused_groups, 1) << exe->plan_str();
+  expect_json_round_trip(*exe, {a, b, i35});
 }
 
 TEST_P(Compile, IntegerAndBoolFusionIsExact) {
@@ -241,6 +253,7 @@ TEST_P(Compile, UnfusedCompiledRunsAreBitForBit) {
   auto c = ivy::compile(f, o);
   auto got = c({x, w}), want = f({x, w});
   for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(same_bits(got[k], want[k])) << k;
+  expect_json_round_trip(*c.executable({x, w}), {x, w});
 }
 
 TEST_P(Compile, CacheTracesOncePerSignature) {
