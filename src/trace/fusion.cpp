@@ -198,6 +198,8 @@ Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<i
       }
       r.dims = dims;
       r.strides = strides;
+      const std::int64_t run = dims.empty() ? 1 : dims.back();
+      p.row = p.row == 0 ? run : std::min(p.row, run);
     }
     p.reads.push_back(r);
   }
@@ -655,47 +657,97 @@ void gather_any(const InputRead& r, const u8* base, std::int64_t start, std::int
     for (std::size_t i = 0; i < n_in; ++i) d = d && in[i] != out[j];
     direct[j] = d;
   }
-  // scalar inputs: splat once
-  for (std::size_t i = 0; i < n_in; ++i)
-    if (p.reads[i].kind == InputRead::scalar) {
-      u8* s = slot(p.reg_slot[i]);
-      const InputRead one{InputRead::broadcast, p.reads[i].dtype, {block}, {0}};
-      gather_any(one, static_cast<const u8*>(in[i]), 0, block, s);
-      ptr[i] = s;
+  // Chunks: up to `block` elements, and when the program reads a broadcast input, inside one
+  // run of `row` elements (p.row): every broadcast input is then either one element for the
+  // whole chunk (a uniform register) or a contiguous stretch, read in place. Rows shorter
+  // than 64 elements are gathered in full blocks instead.
+  const std::int64_t row = p.row >= 64 ? p.row : 0;
+  char uni_small[128];
+  std::vector<char> uni_big;
+  char* uni = uni_small;
+  if (n_regs > 128) uni_big.resize(n_regs), uni = uni_big.data();
+  auto splat = [&](int r, std::int64_t n) IVY_INL {
+    // register r holds one value: fill its slot with n copies, and read it from there
+    u8* dst = slot(p.reg_slot[static_cast<std::size_t>(r)]);
+    const u8* src = static_cast<const u8*>(ptr[static_cast<std::size_t>(r)]);
+    switch (itemsize(p.reg_dtype[static_cast<std::size_t>(r)])) {
+      case 1: copy_run<1>(dst, src, n, 0); break;
+      case 4: copy_run<4>(dst, src, n, 0); break;
+      default: copy_run<8>(dst, src, n, 0); break;
     }
-  for (std::int64_t start = 0; start < N; start += block) {
-    const std::int64_t n = std::min(block, N - start);
+    ptr[static_cast<std::size_t>(r)] = dst;
+    uni[static_cast<std::size_t>(r)] = 0;
+  };
+  std::int64_t start = 0;
+  while (start < N) {
+    const std::int64_t n = row ? std::min(block, row - start % row) : std::min(block, N - start);
     for (std::size_t i = 0; i < n_in; ++i) {
       const InputRead& r = p.reads[i];
       const std::size_t isz = itemsize(r.dtype);
-      if (r.kind == InputRead::full) ptr[i] = static_cast<const u8*>(in[i]) + static_cast<std::size_t>(start) * isz;
-      else if (r.kind == InputRead::broadcast) {
-        gather_any(r, static_cast<const u8*>(in[i]), start, n, slot(p.reg_slot[i]));
+      const u8* base = static_cast<const u8*>(in[i]);
+      uni[i] = 0;
+      if (r.kind == InputRead::full) {
+        ptr[i] = base + static_cast<std::size_t>(start) * isz;
+      } else if (r.kind == InputRead::scalar) {
+        ptr[i] = base;
+        uni[i] = 1;
+      } else if (row) {
+        // the input's element at output position `start`, then its step along the chunk
+        std::int64_t rem = start, off = 0;
+        for (std::size_t d = r.dims.size(); d-- > 0;) {
+          off += (rem % r.dims[d]) * r.strides[d];
+          rem /= r.dims[d];
+        }
+        ptr[i] = base + static_cast<std::size_t>(off) * isz;
+        uni[i] = r.strides.back() == 0;
+      } else {
+        gather_any(r, base, start, n, slot(p.reg_slot[i]));
         ptr[i] = slot(p.reg_slot[i]);
       }
     }
     for (const Instr& ins : p.code) {
+      const int ra = ins.a, rb = ins.b, rc = ins.c;
+      const bool ua = uni[static_cast<std::size_t>(ra)], ub = rb < 0 || uni[static_cast<std::size_t>(rb)],
+                 uc = rc < 0 || uni[static_cast<std::size_t>(rc)];
+      const bool all_uniform = ua && ub && uc;
+      int mode = 0;
+      if (!all_uniform) {
+        if (rc >= 0) {  // where: operands in full blocks
+          if (ua) splat(ra, n);
+          if (uni[static_cast<std::size_t>(rb)]) splat(rb, n);
+          if (uni[static_cast<std::size_t>(rc)]) splat(rc, n);
+        } else if (rb >= 0) {
+          mode = ub ? 1 : ua ? 2 : 0;
+        }
+      }
       // an output's value goes straight to its array unless that array is also an input
-      // (written in place): then it is copied after the block's last read
+      // (written in place): then it is copied after the chunk's last read
       const int j = p.reg_output[static_cast<std::size_t>(ins.dst)];
       void* o = j >= 0 && direct[static_cast<std::size_t>(j)] && p.output_regs[static_cast<std::size_t>(j)] == ins.dst
                     ? static_cast<void*>(static_cast<u8*>(out[j]) + static_cast<std::size_t>(start) * itemsize(ins.dt))
                     : static_cast<void*>(slot(p.reg_slot[static_cast<std::size_t>(ins.dst)]));
-      const int mode = ins.b < 0 ? 0
-                       : p.reg_uniform[static_cast<std::size_t>(ins.b)] && !p.reg_uniform[static_cast<std::size_t>(ins.a)] ? 1
-                       : p.reg_uniform[static_cast<std::size_t>(ins.a)] && !p.reg_uniform[static_cast<std::size_t>(ins.b)] ? 2
-                                                                                                                          : 0;
-      exec(ins, o, ptr[static_cast<std::size_t>(ins.a)], ins.b >= 0 ? ptr[static_cast<std::size_t>(ins.b)] : nullptr,
-           ins.c >= 0 ? ptr[static_cast<std::size_t>(ins.c)] : nullptr, n, mode);
+      // a result of uniform operands is one value: computed once
+      exec(ins, o, ptr[static_cast<std::size_t>(ra)], rb >= 0 ? ptr[static_cast<std::size_t>(rb)] : nullptr,
+           rc >= 0 ? ptr[static_cast<std::size_t>(rc)] : nullptr, all_uniform ? 1 : n, mode);
       ptr[static_cast<std::size_t>(ins.dst)] = o;
+      uni[static_cast<std::size_t>(ins.dst)] = all_uniform;
     }
     for (std::size_t j = 0; j < p.output_regs.size(); ++j) {
-      if (direct[j]) continue;
       const int r = p.output_regs[j];
       const std::size_t isz = itemsize(p.reg_dtype[static_cast<std::size_t>(r)]);
       u8* dst = static_cast<u8*>(out[j]) + static_cast<std::size_t>(start) * isz;
-      if (dst != ptr[static_cast<std::size_t>(r)]) std::memmove(dst, ptr[static_cast<std::size_t>(r)], static_cast<std::size_t>(n) * isz);
+      const u8* src = static_cast<const u8*>(ptr[static_cast<std::size_t>(r)]);
+      if (uni[static_cast<std::size_t>(r)]) {
+        switch (isz) {
+          case 1: copy_run<1>(dst, src, n, 0); break;
+          case 4: copy_run<4>(dst, src, n, 0); break;
+          default: copy_run<8>(dst, src, n, 0); break;
+        }
+      } else if (dst != src) {
+        std::memmove(dst, src, static_cast<std::size_t>(n) * isz);
+      }
     }
+    start += n;
   }
 }
 

@@ -53,6 +53,7 @@ struct Program {
   std::vector<char> reg_uniform;    // one value for every element (a one-element input)
   std::vector<int> reg_output;      // the output index a register is written to, or -1
   int n_slots = 0;
+  std::int64_t row = 0;             // broadcast inputs: the shortest innermost run among them (0: none)
   std::vector<int> output_values;   // group values used outside the group, in this order
   std::vector<int> output_regs;
   std::vector<int> nodes;           // the graph nodes the program replaces
