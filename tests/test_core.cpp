@@ -517,6 +517,27 @@ TEST_P(Core, HalfPrecisionReductions) {
   }
 }
 
+// floor_divide's special values are the standard's where NumPy's differ (issue 32): an
+// infinity over a finite number is an infinity, a finite number over an infinity a zero,
+// each signed as the quotient; the rest as before.
+TEST_P(Core, FloorDivideSpecialValuesFollowTheStandard) {
+  const double inf = INFINITY;
+  for (auto dt : {ivy::float32, ivy::float64}) {
+    auto a = ivy::astype(ivy::asarray({inf, inf, -inf, -inf, 1.0, 1.0, -1.0, -1.0, 7.0, -7.0, inf, 0.0, 5.0}), dt);
+    auto b = ivy::astype(ivy::asarray({2.0, -2.0, 2.0, -2.0, inf, -inf, inf, -inf, 2.0, 2.0, inf, 0.0, 0.0}), dt);
+    auto r = ivy::astype(ivy::floor_divide(a, b), ivy::float64).to_vector<double>();
+    const std::vector<double> want{inf, -inf, -inf, inf, 0.0, -0.0, -0.0, 0.0, 3.0, -4.0, NAN, NAN, inf};
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(r[i])) << i;
+        continue;
+      }
+      EXPECT_EQ(r[i], want[i]) << i;
+      EXPECT_EQ(std::signbit(r[i]), std::signbit(want[i])) << i;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, Core, ::testing::ValuesIn(backend_names()),
                          [](const auto& info) { return info.param; });
 

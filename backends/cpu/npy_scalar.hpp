@@ -33,6 +33,12 @@ T minimum(T a, T b) {
 
 template <class T>
 T floor_divide(T a, T b) {
+  // The standard's values where NumPy's differ: an infinity over a nonzero finite number is
+  // an infinity (NumPy: NaN), a nonzero finite number over an infinity a zero (NumPy: -1
+  // for opposite signs), each with the sign of the quotient.
+  const bool opposite = std::signbit(a) != std::signbit(b);
+  if (std::isinf(a) && std::isfinite(b) && b != 0) return opposite ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+  if (std::isinf(b) && std::isfinite(a) && a != 0) return opposite ? -T(0) : T(0);
   if (b == 0) return a / b;  // +-inf, or NaN for 0 // 0 and NaN // 0
   const T m = std::fmod(a, b);
   T d = (a - m) / b;
