@@ -538,6 +538,18 @@ TEST_P(Core, FloorDivideSpecialValuesFollowTheStandard) {
   }
 }
 
+// vecdot's result has its operands' promoted dtype (issue 32), not the wider one sum gives
+// small integers on its own.
+TEST_P(Core, VecdotKeepsThePromotedDtype) {
+  auto a = ivy::astype(ivy::asarray({1, 2, 3}), ivy::uint8), b = ivy::astype(ivy::asarray({4, 5, 6}), ivy::uint8);
+  auto r = ivy::vecdot(a, b);
+  EXPECT_EQ(r.dtype(), ivy::uint8);
+  EXPECT_EQ(r.item<int>(), 32);
+  auto c = ivy::astype(ivy::asarray({100, 100}), ivy::int8);
+  EXPECT_EQ(ivy::vecdot(c, c).dtype(), ivy::int8);  // 20000 wraps, as int8 arithmetic does
+  EXPECT_EQ(ivy::vecdot(c, ivy::astype(c, ivy::int16)).dtype(), ivy::int16);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, Core, ::testing::ValuesIn(backend_names()),
                          [](const auto& info) { return info.param; });
 

@@ -45,6 +45,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if isinstance(obj, Array):
         if dev is not None and dev != obj.device:
             raise ValueError(f"[asarray] moving an array from {obj.device} to {dev} is not supported")
+        if copy is not True and (dtype is None or dtype == obj.dtype):
+            return obj  # the same array: later in-place updates of either show in both
         return _C.asarray_array(obj, dtype, copy)
     np = _sys.modules.get("numpy")
     if np is not None and isinstance(obj, (np.ndarray, np.generic)):  # before Python scalars: np.float64 is a float
@@ -91,6 +93,10 @@ def empty_like(x, /, *, dtype=None, device=None):
 
 @_export
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    # a diagonal beyond every row or column is empty, however far: such a k is clamped to
+    # one that is just beyond, so that any Python int fits
+    reach = n_rows + (n_rows if n_cols is None else n_cols) + 1
+    k = _b.max(-reach, _b.min(reach, k))
     return _C.eye(n_rows, n_cols, k, _dtype_arg(dtype), _device_arg(device))
 
 

@@ -50,7 +50,7 @@ class Info:
         return out
 
     def devices(self):
-        return list(_C.devices(None))
+        return tuple(_C.devices(None))  # a tuple since the 2025.12 standard
 
     def __repr__(self):
         return f"<ivy array namespace info (backend {_C.current_backend()})>"

@@ -92,7 +92,7 @@ Array vecdot(const Array& x1, const Array& x2, std::int64_t axis) {
     throw ValueError(P("vecdot") + "shapes " + x1.shape().str() + " and " + x2.shape().str() +
                      " differ along the contracted axis " + std::to_string(axis));
   Array prod = multiply(is_complex(x1.dtype()) ? conj(x1) : x1, x2);
-  return sum(prod, ax);
+  return sum(prod, ax, prod.dtype());  // the operands' promoted dtype, not sum's widened one
 }
 
 namespace linalg {

@@ -1,0 +1,52 @@
+"""Cases where the Array API standard's conformance suite found ivy off the standard (issue
+32), each beside its C++ regression test in tests/test_core.cpp where the fix is in C++."""
+import math
+
+import pytest
+
+import ivy
+
+BACKENDS = list(ivy.available_backends())
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    with ivy.BackendScope(request.param):
+        yield request.param
+
+
+def test_floor_divide_infinities(backend):
+    inf = math.inf
+    a = ivy.asarray([inf, -inf, 1.0, -1.0, 1.0], dtype=ivy.float64)
+    b = ivy.asarray([2.0, 2.0, inf, inf, -inf], dtype=ivy.float64)
+    got = [float(v) for v in ivy.floor_divide(a, b)]
+    assert got == [inf, -inf, 0.0, -0.0, -0.0]
+    assert [math.copysign(1, v) for v in got[2:]] == [1, -1, -1]
+
+
+def test_vecdot_dtype(backend):
+    a = ivy.asarray([1, 2, 3], dtype=ivy.uint8)
+    assert ivy.vecdot(a, a).dtype == ivy.uint8
+    assert int(ivy.vecdot(a, a)) == 14
+
+
+def test_asarray_without_copy_is_the_same_array(backend):
+    x = ivy.asarray([1.0, 2.0])
+    y = ivy.asarray(x, copy=False)
+    x[0] = 5.0
+    assert float(y[0]) == 5.0
+    z = ivy.asarray(x, copy=True)
+    x[1] = 7.0
+    assert float(z[1]) == 2.0
+
+
+def test_eye_with_a_diagonal_far_outside(backend):
+    assert ivy.eye(0, None, k=2**63).shape == (0, 0)
+    assert not bool(ivy.any(ivy.eye(3, 4, k=-(2**70))))
+    assert bool(ivy.all(ivy.eye(2, k=0) == ivy.asarray([[1.0, 0.0], [0.0, 1.0]])))
+
+
+def test_devices_is_a_tuple(backend):
+    info = ivy.__array_namespace_info__()
+    assert isinstance(info.devices(), tuple)
+    assert info.default_device() in info.devices()
