@@ -1,0 +1,1 @@
+#include "ivy/mech.hpp"
