@@ -550,6 +550,33 @@ TEST_P(Core, VecdotKeepsThePromotedDtype) {
   EXPECT_EQ(ivy::vecdot(c, ivy::astype(c, ivy::int16)).dtype(), ivy::int16);
 }
 
+// clip's bounds broadcast with x, the result taking the broadcast shape (issue 32).
+TEST_P(Core, ClipBoundsBroadcastWithX) {
+  auto x = ivy::asarray(std::vector<double>{0.5}, ivy::Shape{});
+  auto lo = ivy::asarray({0.0, 1.0, 0.25});
+  auto r = ivy::clip(x, ivy::Bound(lo), ivy::Bound());
+  EXPECT_EQ(r.shape(), ivy::Shape({3}));
+  EXPECT_EQ(V<double>(r), (std::vector<double>{0.5, 1.0, 0.5}));
+  auto e = ivy::clip(ivy::astype(ivy::asarray(std::vector<int>{0}, ivy::Shape{}), ivy::uint8),
+                     ivy::Bound(ivy::zeros({0}, ivy::uint8)), ivy::Bound());
+  EXPECT_EQ(e.shape(), ivy::Shape({0}));
+  EXPECT_THROW(ivy::clip(ivy::zeros({2, 3}), ivy::Bound(ivy::zeros({4})), ivy::Bound()), ivy::ValueError);
+}
+
+// Complex tanh with an infinite real part and a finite imaginary part: +-1 + 0j, the zero
+// signed as the imaginary part, as the standard lists it (libm signs it as sin(2 imag)).
+TEST(ComplexSpecialCases, TanhOfInfiniteRealPartOnXtensor) {
+  ivy::BackendScope s("xtensor");
+  using C = std::complex<double>;
+  auto z = ivy::asarray({C(INFINITY, 2.0), C(INFINITY, -2.0), C(-INFINITY, 0.5)});
+  auto t = ivy::tanh(z).to_vector<C>();
+  EXPECT_EQ(t[0].real(), 1.0);
+  EXPECT_EQ(t[0].imag(), 0.0);
+  EXPECT_FALSE(std::signbit(t[0].imag()));  // sin(4) < 0: libm gives -0
+  EXPECT_TRUE(std::signbit(t[1].imag()));
+  EXPECT_EQ(t[2].real(), -1.0);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, Core, ::testing::ValuesIn(backend_names()),
                          [](const auto& info) { return info.param; });
 

@@ -392,7 +392,31 @@ UNARY_XT_VM(sin, sin)
 UNARY_XT_VM(sinh, sinh)
 UNARY_XT(sqrt, sqrt)
 UNARY_XT_VM(tan, tan)
-UNARY_XT_VM(tanh, tanh)
+// tanh: as UNARY_XT_VM, but a complex argument with an infinite real part and a finite
+// imaginary part gives +-1 + 0j with the zero signed as the imaginary part, as the standard
+// lists it (libm's ctanh signs that zero as sin(2 imag)).
+template <class T>
+T tanh_standard(T v) {
+  if constexpr (is_cplx_v<T>) {
+    using R = typename T::value_type;
+    if (std::isinf(v.real()) && std::isfinite(v.imag())) return T(std::copysign(R(1), v.real()), std::copysign(R(0), v.imag()));
+  }
+  using std::tanh;
+  return tanh(v);
+}
+XT_KERNEL(tanh) {
+  if (f32_vm(in[0], spec[0], out[0], [](float* o, const float* x, std::int64_t n) {
+        cpu::vmath::unary_n(cpu::vmath::Op::tanh, o, x, n);
+      }))
+    return;
+  DType d = spec[0].dtype;
+  const As xa(in[0], d);
+  const Array& x = *xa;
+  visit_float(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    out[0] = loop1<T, T>(spec[0].shape, d, x, [](T v) { return tanh_standard(v); });
+  });
+}
 
 // ---- unary via lambda xfunctions. OUT(T) is the output C++ type, CD the compute dtype.
 // IDENT: when true for the input, the function maps every value to itself in the same dtype

@@ -39,10 +39,9 @@ Array clip(const Array& x_in, const Bound& min, const Bound& max, Backend backen
     if (auto* a = std::get_if<Array>(&b)) {
       detail::need_defined(*a, "clip");
       if (!is_real(a->dtype())) throw TypeError(P("clip") + "bounds must be real, got " + dtype_name(a->dtype()));
-      Shape s = broadcast_shapes(x.shape(), a->shape(), "clip");
-      if (!(s == x.shape()))
-        throw ValueError(P("clip") + "bound of shape " + a->shape().str() + " does not broadcast to x's shape " +
-                         x.shape().str());
+      // bounds broadcast with x (the result takes the broadcast shape, as the standard's
+      // draft has it); shapes that do not broadcast throw here
+      broadcast_shapes(x.shape(), a->shape(), "clip");
       return backend ? to_backend(*a, backend) : *a;
     }
     if (auto* s = std::get_if<Scalar>(&b)) {
