@@ -577,6 +577,23 @@ TEST(ComplexSpecialCases, TanhOfInfiniteRealPartOnXtensor) {
   EXPECT_EQ(t[2].real(), -1.0);
 }
 
+// pinv and matrix_rank take one rtol per matrix (an array broadcast against the batch shape;
+// issue 32): diag(1, 1e-3) keeps its small singular value under rtol 1e-4, drops it under 1e-2.
+TEST_P(Core, PinvAndMatrixRankTakeAnRtolPerMatrix) {
+  auto d = ivy::asarray(std::vector<double>{1.0, 0.0, 0.0, 1e-3}, ivy::Shape{2, 2});
+  auto x = ivy::stack(std::vector<ivy::Array>{d, d});
+  auto rtol = ivy::asarray({1e-4, 1e-2});
+  auto p = ivy::linalg::pinv(x, rtol);
+  auto v = V<double>(p);
+  EXPECT_NEAR(v[0], 1.0, 1e-9);
+  EXPECT_NEAR(v[3], 1000.0, 1e-6);
+  EXPECT_NEAR(v[4], 1.0, 1e-9);
+  EXPECT_NEAR(v[7], 0.0, 1e-12);
+  auto r = ivy::linalg::matrix_rank(x, rtol);
+  EXPECT_EQ(V<std::int64_t>(r), (std::vector<std::int64_t>{2, 1}));
+  EXPECT_THROW(ivy::linalg::pinv(x, ivy::asarray({1e-4, 1e-2, 1.0})), ivy::ValueError);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, Core, ::testing::ValuesIn(backend_names()),
                          [](const auto& info) { return info.param; });
 

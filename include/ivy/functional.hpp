@@ -289,9 +289,13 @@ Array matmul(const Array& x1, const Array& x2);
 Array matrix_norm(const Array& x, bool keepdims = false, const Ord& ord = std::string("fro"));
 Array matrix_power(const Array& x, std::int64_t n);
 Array matrix_rank(const Array& x, std::optional<double> rtol = std::nullopt);
+// rtol per matrix: an array that broadcasts against x's batch shape x.shape[:-2]
+Array matrix_rank(const Array& x, const Array& rtol);
 Array matrix_transpose(const Array& x);
 Array outer(const Array& x1, const Array& x2);
 Array pinv(const Array& x, std::optional<double> rtol = std::nullopt);
+// rtol per matrix: an array that broadcasts against x's batch shape x.shape[:-2]
+Array pinv(const Array& x, const Array& rtol);
 QRResult qr(const Array& x, std::string_view mode = "reduced");
 SlogdetResult slogdet(const Array& x);
 Array solve(const Array& x1, const Array& x2);

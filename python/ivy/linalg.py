@@ -23,9 +23,12 @@ SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
 def _rtol(rtol):
     if rtol is None:
         return None
-    if isinstance(rtol, _Array) and rtol.size != 1:
-        raise NotImplementedError("[linalg] an array-valued rtol (one per matrix) is not supported; pass a float")
     return _real_number(rtol, "rtol")
+
+
+def _per_matrix(rtol):
+    """True for an array rtol (one value per matrix, broadcast against the batch shape)."""
+    return isinstance(rtol, _Array) and rtol.ndim > 0
 
 
 def cholesky(x, /, *, upper=False):
@@ -77,6 +80,8 @@ def matrix_power(x, n, /):
 
 
 def matrix_rank(x, /, *, rtol=None):
+    if _per_matrix(rtol):
+        return _L.matrix_rank_array_rtol(x, rtol)
     return _L.matrix_rank(x, _rtol(rtol))
 
 
@@ -89,6 +94,8 @@ def outer(x1, x2, /):
 
 
 def pinv(x, /, *, rtol=None):
+    if _per_matrix(rtol):
+        return _L.pinv_array_rtol(x, rtol)
     return _L.pinv(x, _rtol(rtol))
 
 

@@ -42,9 +42,11 @@ void bind_linalg_fft(py::module_& m) {
   la.def("matrix_norm", [](const Array& x, bool keepdims, py::handle ord) { return L::matrix_norm(x, keepdims, to_ord(ord)); });
   la.def("matrix_power", [](const Array& x, std::int64_t n) { return L::matrix_power(x, n); });
   la.def("matrix_rank", [](const Array& x, std::optional<double> rtol) { return L::matrix_rank(x, rtol); });
+  la.def("matrix_rank_array_rtol", [](const Array& x, const Array& rtol) { return L::matrix_rank(x, rtol); });
   la.def("matrix_transpose", [](const Array& x) { return L::matrix_transpose(x); });
   la.def("outer", &L::outer);
   la.def("pinv", [](const Array& x, std::optional<double> rtol) { return L::pinv(x, rtol); });
+  la.def("pinv_array_rtol", [](const Array& x, const Array& rtol) { return L::pinv(x, rtol); });
   la.def("qr", [](const Array& x, std::string_view mode) {
     auto r = L::qr(x, mode);
     return py::make_tuple(r.Q, r.R);

@@ -50,3 +50,13 @@ def test_devices_is_a_tuple(backend):
     info = ivy.__array_namespace_info__()
     assert isinstance(info.devices(), tuple)
     assert info.default_device() in info.devices()
+
+
+def test_pinv_and_matrix_rank_with_an_rtol_per_matrix(backend):
+    d = ivy.asarray([[1.0, 0.0], [0.0, 1e-3]], dtype=ivy.float64)
+    x = ivy.stack([d, d])
+    rtol = ivy.asarray([1e-4, 1e-2])
+    p = ivy.linalg.pinv(x, rtol=rtol)
+    assert abs(float(p[0, 1, 1]) - 1000.0) < 1e-6
+    assert float(p[1, 1, 1]) == 0.0
+    assert [int(v) for v in ivy.linalg.matrix_rank(x, rtol=rtol)] == [2, 1]

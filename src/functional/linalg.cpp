@@ -220,32 +220,43 @@ Array matrix_power(const Array& x, std::int64_t n) {
   }
   return result;
 }
-Array matrix_rank(const Array& x, std::optional<double> rtol) {
+namespace {
+// The relative tolerance of pinv/matrix_rank as an array of x's batch shape plus a trailing 1
+// (to scale each matrix's largest singular value): a per-matrix array, or one value.
+Array rtol_column(const Array& x, const std::optional<Array>& rtol_array, std::optional<double> rtol, const char* op) {
+  const std::int64_t m = x.shape()[x.ndim() - 2], n = x.shape()[x.ndim() - 1];
+  if (!rtol_array) {
+    const double tol = rtol ? *rtol : static_cast<double>(std::max(m, n)) * finfo(x.dtype()).eps;
+    return full(Shape{}, Scalar(tol), (is_complex(x.dtype()) ? real_of(x.dtype()) : x.dtype()), x.device(), x.backend());
+  }
+  const Array& r = *rtol_array;
+  detail::need_defined(r, op);
+  if (!is_real(r.dtype()) || r.dtype() == DType::bool_)
+    throw TypeError(P(op) + "rtol must have a real dtype, got " + dtype_name(r.dtype()));
+  Shape batch;
+  for (std::int64_t d = 0; d + 2 < x.ndim(); ++d) batch.push_back(x.shape()[static_cast<std::size_t>(d)]);
+  const Shape joint = broadcast_shapes(batch, r.shape(), op);
+  if (!(joint == batch))
+    throw ValueError(P(op) + "rtol of shape " + r.shape().str() + " does not broadcast to the batch shape " + batch.str() +
+                     " of x " + x.shape().str());
+  return expand_dims(astype(r, (is_complex(x.dtype()) ? real_of(x.dtype()) : x.dtype())), -1);
+}
+Array matrix_rank_impl(const Array& x, const std::optional<Array>& rtol_array, std::optional<double> rtol) {
   need_matrix(x, "matrix_rank");
   need_float(x, "matrix_rank");
-  std::int64_t m = x.shape()[x.ndim() - 2], n = x.shape()[x.ndim() - 1];
   Array s = svdvals(x);
-  double tol = rtol ? *rtol : static_cast<double>(std::max(m, n)) * finfo(x.dtype()).eps;
+  Array tol = rtol_column(x, rtol_array, rtol, "matrix_rank");
   if (s.shape().back() == 0) return sum(astype(greater(s, Scalar(0.0)), default_int_dtype()), -1);
   Array smax = max(s, -1, true);
-  return sum(astype(greater(s, multiply(smax, Scalar(tol))), default_int_dtype()), -1);
+  return sum(astype(greater(s, multiply(smax, tol)), default_int_dtype()), -1);
 }
-Array matrix_transpose(const Array& x) { return ivy::matrix_transpose(x); }
-Array outer(const Array& x1, const Array& x2) {
-  detail::need_defined(x1, "outer");
-  detail::need_defined(x2, "outer");
-  if (x1.ndim() != 1 || x2.ndim() != 1)
-    throw ValueError(P("outer") + "inputs must be 1-d, got shapes " + x1.shape().str() + " and " + x2.shape().str());
-  return multiply(reshape(x1, Shape{x1.size(), 1}), reshape(x2, Shape{1, x2.size()}));
-}
-Array pinv(const Array& x, std::optional<double> rtol) {
+Array pinv_impl(const Array& x, const std::optional<Array>& rtol_array, std::optional<double> rtol) {
   need_matrix(x, "pinv");
   need_float(x, "pinv");
-  std::int64_t m = x.shape()[x.ndim() - 2], n = x.shape()[x.ndim() - 1];
   auto [U, S, Vh] = svd(x, false);
-  double tol = rtol ? *rtol : static_cast<double>(std::max(m, n)) * finfo(x.dtype()).eps;
+  Array tol = rtol_column(x, rtol_array, rtol, "pinv");
   if (S.shape().back() == 0) return ivy::matrix_transpose(zeros_like(x));
-  Array cutoff = multiply(max(S, -1, true), Scalar(tol));
+  Array cutoff = multiply(max(S, -1, true), tol);
   Array big = greater(S, cutoff);
   Array sinv = where(big, divide(Scalar(1.0), where(big, S, Scalar(1.0))), Scalar(0.0));
   // pinv = V diag(sinv) U^H
@@ -254,6 +265,19 @@ Array pinv(const Array& x, std::optional<double> rtol) {
   Array scaled = multiply(V, expand_dims(astype(sinv, V.dtype()), -2));
   return ivy::matmul(scaled, Uh);
 }
+}  // namespace
+Array matrix_rank(const Array& x, std::optional<double> rtol) { return matrix_rank_impl(x, std::nullopt, rtol); }
+Array matrix_rank(const Array& x, const Array& rtol) { return matrix_rank_impl(x, rtol, std::nullopt); }
+Array matrix_transpose(const Array& x) { return ivy::matrix_transpose(x); }
+Array outer(const Array& x1, const Array& x2) {
+  detail::need_defined(x1, "outer");
+  detail::need_defined(x2, "outer");
+  if (x1.ndim() != 1 || x2.ndim() != 1)
+    throw ValueError(P("outer") + "inputs must be 1-d, got shapes " + x1.shape().str() + " and " + x2.shape().str());
+  return multiply(reshape(x1, Shape{x1.size(), 1}), reshape(x2, Shape{1, x2.size()}));
+}
+Array pinv(const Array& x, std::optional<double> rtol) { return pinv_impl(x, std::nullopt, rtol); }
+Array pinv(const Array& x, const Array& rtol) { return pinv_impl(x, rtol, std::nullopt); }
 QRResult qr(const Array& x, std::string_view mode) {
   need_matrix(x, "qr");
   need_float(x, "qr");
