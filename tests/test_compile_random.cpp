@@ -173,7 +173,9 @@ struct Step {
 };
 
 struct Program {
-  std::vector<Array> inputs;  // on the backend under test
+  // on the backend under test; inputs2 has the same shapes and dtypes, other data (a
+  // second call of the compiled function)
+  std::vector<Array> inputs, inputs2;
   std::vector<Step> steps;
   std::vector<int> outputs;
   int n_inputs() const { return static_cast<int>(inputs.size()); }
@@ -317,7 +319,7 @@ std::string program_str(const Program& p) {
   for (int i = 0; i < p.n_inputs(); ++i) {
     const Array& x = p.inputs[static_cast<std::size_t>(i)];
     os << "  input %" << i << " : " << type_str(x);
-    if (x.size() <= 32) os << " = " << x;
+    if (x.size() <= 32) os << " = " << x << "\n    second call: " << p.inputs2[static_cast<std::size_t>(i)];
     os << "\n";
   }
   for (std::size_t k = 0; k < p.steps.size(); ++k)
@@ -365,7 +367,8 @@ Shape variant_of(Rng& r, const Shape& base, bool zero_ok, bool large) {
 }
 
 // Random data of a dtype: floats mostly normal with some small integers (ties for equal,
-// floor, maximum), and with `specials` some NaN, +-inf and -0.0; integers in [-6, 6].
+// floor, maximum; a zero as -0.0 half the time), and with `specials` some NaN and +-inf;
+// integers in [-6, 6].
 Array random_array(Rng& r, const Shape& shape, DType dt, bool specials) {
   const auto n = static_cast<std::size_t>(shape.numel());
   std::normal_distribution<double> normal(0.0, 1.5);
@@ -374,7 +377,10 @@ Array random_array(Rng& r, const Shape& shape, DType dt, bool specials) {
       const double sp[] = {std::nan(""), ivy::inf, -ivy::inf, -0.0, 0.0};
       return sp[uniform(r, 0, 4)];
     }
-    if (chance(r, 0.25)) return uniform(r, -3, 3);
+    if (chance(r, 0.25)) {
+      const double k = uniform(r, -3, 3);
+      return k == 0 && chance(r, 0.5) ? -0.0 : k;
+    }
     return normal(r);
   };
   switch (dt) {
@@ -649,6 +655,204 @@ std::optional<Step> propose(Rng& r, const std::vector<Array>& vals, bool special
   return s;
 }
 
+// ---------------------------------------------------------------- steps left out
+// The compiled and eager runs may round transcendental functions differently (the fused
+// float32 exp and tanh; LibTorch's functions against libm's, by an ulp or so). A value is
+// `inexact` when such a function computed it or a float value it was computed from, `f32`
+// when it is float32 or was computed from a float32 value (differences of float32 size).
+struct Flags {
+  std::vector<char> f32, inexact;
+};
+bool named(const char* name, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (std::strcmp(name, n) == 0) return true;
+  return false;
+}
+bool rounding_step(const Step& s) {
+  switch (s.kind) {
+    case Kind::unary: return named(kUnary[s.fn].name, {"exp", "log_abs_plus_1", "sin", "cos", "tanh", "expm1", "atan"});
+    case Kind::binary: return named(kBinary[s.fn].name, {"pow_abs", "atan2", "hypot", "logaddexp"});
+    case Kind::scalar: return named(kScalarOps[s.fn].name, {"pow_abs"});
+    default: return false;
+  }
+}
+// Steps whose result jumps somewhere in a float operand (comparisons, rounding, signs, truth
+// values, conversion to integers): exact when that operand is far from the jumps.
+bool discrete_step(const Step& s, DType from) {
+  switch (s.kind) {
+    case Kind::unary:
+      return named(kUnary[s.fn].name, {"floor", "ceil", "round", "sign", "signbit", "isnan", "isinf", "isfinite",
+                                       "logical_not"});
+    case Kind::binary:
+      return named(kBinary[s.fn].name, {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+                                        "logical_and", "logical_or", "logical_xor"});
+    case Kind::scalar: return named(kScalarOps[s.fn].name, {"greater", "less", "equal"});
+    case Kind::astype: return ivy::is_real_floating(from) && !ivy::is_real_floating(s.dtype);
+    case Kind::reduce: return s.fn >= 5;  // any, all
+    default: return false;
+  }
+}
+
+// Tests on a float array's elements (a float64 copy on xtensor), true when any element meets them.
+Array host64(const Array& x) { return ivy::astype(ivy::to_backend(x, "xtensor"), ivy::float64); }
+bool any_of(const Array& mask) { return mask.size() > 0 && ivy::any(mask).item<bool>(); }
+bool has_nan(const Array& x) { return any_of(ivy::isnan(host64(x))); }
+bool near_zero(const Array& x, double tol) { return any_of(ivy::abs(host64(x)) <= tol); }
+bool huge(const Array& x, double limit) { return any_of(ivy::abs(host64(x)) > limit); }
+bool near_int(const Array& x, double tol) {
+  const Array h = host64(x);
+  return any_of(ivy::abs(h - ivy::round(h)) <= tol * (1.0 + ivy::abs(h)));
+}
+bool near_half(const Array& x, double tol) {
+  const Array h = host64(x);
+  return any_of(ivy::abs(h - ivy::floor(h) - 0.5) <= tol * (1.0 + ivy::abs(h)));
+}
+// |y ln|x|| > limit: how much pow(|x|, y) magnifies a relative error of y.
+bool steep_pow(const Array& x, const Array& y, double limit) {
+  return any_of(ivy::abs(host64(y) * ivy::log(ivy::abs(host64(x)))) > limit);
+}
+// Elements where a and b are zeros of opposite signs (broadcast).
+bool opposite_zeros(const Array& a, const Array& b) {
+  const Array x = host64(a), y = host64(b);
+  return any_of(ivy::logical_and(ivy::logical_and(x == 0.0, y == 0.0), ivy::signbit(x) != ivy::signbit(y)));
+}
+bool near_tie(const Array& a, const Array& b, double tol) {
+  const Array x = host64(a), y = host64(b);
+  return any_of(ivy::abs(x - y) <= tol * (1.0 + ivy::abs(x) + ivy::abs(y)));
+}
+
+// Whether step s over `vals` (flags f) stays clear of what the comparison cannot allow for:
+// - signbit of a NaN, copysign from a NaN: the sign of a NaN an operation produces is
+//   unspecified (IEEE 754 6.3), and LibTorch's functions and the fused loop differ there
+//   (cos(NaN) on torch: 0xffffffff, fused: 0x7fc00000); the comparison ignores NaN signs.
+// - maximum and minimum of a -0.0 and a +0.0: which one they return is implementation-
+//   defined (the standard says so); LibTorch's choice depends on the loop it takes (for
+//   shapes (4, 4) and (1, 4) the first operand, elsewhere the second), the fused loop's
+//   is always the second (NumPy's rule, as xtensor's); 1 / x, atan2, copysign see it.
+// - a discrete step (above), a pole (divide, reciprocal, pow of a base near 0) or a branch
+//   cut (atan2 at y = 0, copysign at 0; x / 0 and x * inf at x = 0) on an inexact operand
+//   within its possible error of the jump: relative 1e-4 when float32, 1e-9 when float64;
+//   within 0.05 / 1e-3 of a pole (LibTorch's logaddexp, for one, is off by an ulp of 1
+//   where its result is small, and 1 / x turns that into a relative error).
+// - steep functions of an inexact argument, which magnify its relative error: sin and cos
+//   above 16 (an ulp there is 1e-6 in float32), exp and expm1 above 20, pow(|a|, b) where
+//   |b| (a inexact) or |b ln|a|| (b inexact) exceeds 10.
+bool well_defined(const Step& s, const std::vector<Array>& vals, const Flags& f) {
+  auto arg = [&](std::size_t i) -> const Array& { return vals[static_cast<std::size_t>(s.args[i])]; };
+  auto inexact = [&](std::size_t i) { return is_float(arg(i)) && f.inexact[static_cast<std::size_t>(s.args[i])]; };
+  auto tol = [&](std::size_t i) { return f.f32[static_cast<std::size_t>(s.args[i])] ? 1e-4 : 1e-9; };
+  auto pole = [&](std::size_t i) { return f.f32[static_cast<std::size_t>(s.args[i])] ? 0.05 : 1e-3; };
+  switch (s.kind) {
+    case Kind::unary: {
+      const char* name = kUnary[s.fn].name;
+      if (named(name, {"signbit"}) && has_nan(arg(0))) return false;
+      if (!inexact(0)) return true;
+      if (named(name, {"sign", "signbit", "logical_not"})) return !near_zero(arg(0), tol(0));
+      if (named(name, {"floor", "ceil"})) return !near_int(arg(0), tol(0));
+      if (named(name, {"round"})) return !near_half(arg(0), tol(0));
+      if (named(name, {"isinf", "isfinite"})) return !huge(arg(0), f.f32[static_cast<std::size_t>(s.args[0])] ? 1e37 : 1e306);
+      if (named(name, {"sin", "cos"})) return !huge(arg(0), 16);
+      if (named(name, {"exp", "expm1"})) return !huge(arg(0), 20);
+      if (named(name, {"reciprocal"})) return !near_zero(arg(0), pole(0));
+      return true;
+    }
+    case Kind::binary: {
+      const char* name = kBinary[s.fn].name;
+      if (named(name, {"copysign"}) && has_nan(arg(1))) return false;
+      if (named(name, {"maximum", "minimum"}) && opposite_zeros(arg(0), arg(1))) return false;
+      if (named(name, {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}))
+        return !((inexact(0) || inexact(1)) && near_tie(arg(0), arg(1), std::max(tol(0), tol(1))));
+      if (named(name, {"logical_and", "logical_or", "logical_xor"}))
+        return !(inexact(0) && near_zero(arg(0), tol(0))) && !(inexact(1) && near_zero(arg(1), tol(1)));
+      if (named(name, {"divide"}))
+        return !(inexact(1) && near_zero(arg(1), pole(1))) && !(inexact(0) && near_zero(arg(0), tol(0)) && near_zero(arg(1), 0));
+      if (named(name, {"multiply"}))
+        return !(inexact(0) && near_zero(arg(0), tol(0)) && huge(arg(1), 1e308)) &&
+               !(inexact(1) && near_zero(arg(1), tol(1)) && huge(arg(0), 1e308));
+      if (named(name, {"pow_abs"}))
+        return !(inexact(0) && (near_zero(arg(0), pole(0)) || huge(arg(1), 10))) &&
+               !(inexact(1) && steep_pow(arg(0), arg(1), 10));
+      if (named(name, {"atan2"})) return !(inexact(0) && near_zero(arg(0), tol(0)));
+      if (named(name, {"copysign"})) return !(inexact(1) && near_zero(arg(1), tol(1)));
+      return true;
+    }
+    case Kind::scalar: {
+      const char* name = kScalarOps[s.fn].name;
+      if (named(name, {"maximum", "minimum"}) && s.scalar.kind != ivy::Scalar::Complex &&
+          opposite_zeros(arg(0), ivy::full({}, s.scalar.d, ivy::float64, {}, ivy::Backend("xtensor"))))
+        return false;
+      if (!inexact(0)) return true;
+      if (named(name, {"greater", "less", "equal"}))
+        return !near_tie(arg(0), ivy::full({}, s.scalar.d, ivy::float64, {}, ivy::Backend("xtensor")), tol(0));
+      if (named(name, {"divide"}) && s.scalar_first) return !near_zero(arg(0), pole(0));
+      if (named(name, {"divide"}) && s.scalar.d == 0) return !near_zero(arg(0), tol(0));
+      if (named(name, {"pow_abs"}) && !s.scalar_first) return !near_zero(arg(0), pole(0));
+      if (named(name, {"pow_abs"}) && s.scalar_first)
+        return !steep_pow(ivy::full({}, s.scalar.d, ivy::float64, {}, ivy::Backend("xtensor")), arg(0), 10);
+      return true;
+    }
+    case Kind::astype:
+      if (!inexact(0)) return true;
+      if (s.dtype == ivy::bool_) return !near_zero(arg(0), tol(0));
+      if (!ivy::is_real_floating(s.dtype)) return !near_int(arg(0), tol(0));
+      return !huge(arg(0), 1e38);
+    case Kind::reduce: return !(s.fn >= 5 && inexact(0) && near_zero(arg(0), tol(0)));
+    default: return true;
+  }
+}
+// The flags of the value step s computes (y) from `vals`.
+void push_flags(const Step& s, const std::vector<Array>& vals, const Array& y, Flags& f) {
+  char f32 = y.dtype() == ivy::float32, inexact = 0;
+  for (int a : s.args) f32 = static_cast<char>(f32 || f.f32[static_cast<std::size_t>(a)]);
+  if (is_float(y) && !discrete_step(s, s.args.empty() ? y.dtype() : vals[static_cast<std::size_t>(s.args[0])].dtype())) {
+    inexact = rounding_step(s);
+    for (int a : s.args)
+      inexact = static_cast<char>(inexact || (is_float(vals[static_cast<std::size_t>(a)]) && f.inexact[static_cast<std::size_t>(a)]));
+  }
+  f.f32.push_back(f32);
+  f.inexact.push_back(inexact);
+}
+Flags input_flags(const std::vector<Array>& inputs) {
+  Flags f;
+  for (const Array& x : inputs) f.f32.push_back(x.dtype() == ivy::float32), f.inexact.push_back(0);
+  return f;
+}
+// The flags of every value of p (`vals` from run_all); false when a step is left out above.
+bool annotate(const Program& p, const std::vector<Array>& vals, Flags& f) {
+  f = input_flags(p.inputs);
+  for (std::size_t k = 0; k < p.steps.size(); ++k) {
+    if (!well_defined(p.steps[k], vals, f)) return false;
+    push_flags(p.steps[k], vals, vals[p.inputs.size() + k], f);
+  }
+  return true;
+}
+
+// At most how many elements step s would produce (before running it: broadcasting and
+// matmul can make a value far larger than its operands).
+constexpr std::int64_t kMaxElements = 20000;
+std::int64_t result_elements(const Step& s, const std::vector<Array>& vals) {
+  auto shape = [&](std::size_t i) { return vals[static_cast<std::size_t>(s.args[i])].shape(); };
+  auto numel_of = [](const std::vector<std::int64_t>& v) {
+    std::int64_t n = 1;
+    for (auto d : v) n *= std::max<std::int64_t>(d, 1);
+    return n;
+  };
+  switch (s.kind) {
+    case Kind::binary:
+    case Kind::where_scalar: return broadcastable(shape(0), shape(1)) ? broadcast(shape(0), shape(1)).numel() : 0;
+    case Kind::where: {
+      if (!broadcastable(shape(0), shape(1))) return 0;
+      const Shape ab = broadcast(shape(0), shape(1));
+      return broadcastable(ab, shape(2)) ? broadcast(ab, shape(2)).numel() : 0;
+    }
+    case Kind::matmul: return shape(0)[0] * (s.transpose_b ? shape(1)[0] : shape(1)[1]);
+    case Kind::broadcast_to: return numel_of(s.ints);
+    case Kind::concat: return 2 * shape(0).numel();
+    case Kind::constant: return s.constant.size();
+    default: return shape(0).numel();
+  }
+}
+
 Program generate(std::uint64_t seed) {
   Rng r(seed);
   Program p;
@@ -659,23 +863,31 @@ Program generate(std::uint64_t seed) {
   const int n_in = uniform(r, 1, 3);
   for (int i = 0; i < n_in; ++i) {
     const Shape shape = i == 0 ? base : variant_of(r, base, zero_ok, large);
-    p.inputs.push_back(random_array(r, shape, pick(r, kDTypes), specials));
+    const DType dt = pick(r, kDTypes);
+    p.inputs.push_back(random_array(r, shape, dt, specials));
+    p.inputs2.push_back(random_array(r, shape, dt, specials));
   }
-  std::vector<Array> vals = p.inputs;
+  std::vector<Array> vals = p.inputs, vals2 = p.inputs2;
+  Flags flags = input_flags(p.inputs), flags2 = flags;
   const int n_steps = chance(r, 0.15) ? uniform(r, 11, 20) : uniform(r, 1, 10);
   for (int k = 0; k < n_steps; ++k) {
     for (int attempt = 0; attempt < 20; ++attempt) {
       auto s = propose(r, vals, specials);
       if (!s) continue;
-      Array y;
+      if (result_elements(*s, vals) > kMaxElements) continue;  // kept small: cheap runs
+      Array y, y2;
       try {
         y = apply_step(*s, vals);
+        y2 = apply_step(*s, vals2);
       } catch (const ivy::Error&) {
         continue;  // invalid for these dtypes / shapes: another step
       }
-      if (y.size() > 20000) continue;  // keep the runs cheap
+      if (y.size() > kMaxElements || !well_defined(*s, vals, flags) || !well_defined(*s, vals2, flags2)) continue;
+      push_flags(*s, vals, y, flags);
+      push_flags(*s, vals2, y2, flags2);
       p.steps.push_back(std::move(*s));
       vals.push_back(y);
+      vals2.push_back(y2);
       break;
     }
   }
@@ -699,11 +911,13 @@ std::vector<unsigned char> host_bytes(const Array& x) {
 }
 
 // Tolerances of a compiled result against the eager one: |got - want| <= atol + rtol |want|
-// with rtol = atol = 1e-5 for float32 and 1e-12 for float64. The fused float32 exp and tanh
-// are within ~1.3 ulp of the exact value and LibTorch's own within 1 ulp; chains of steps
-// amplify such differences. NaN must meet NaN, an infinity the same infinity; integers and
-// bools are exact. Empty when they agree, else the first difference.
-std::string compare_close(const Array& got, const Array& want) {
+// with rtol = atol = 1e-5 for float32 and 1e-12 for float64; a float64 value computed from
+// float32 ones (`from_f32`) carries their error, and gets float32's. The fused float32 exp
+// and tanh are within ~1.3 ulp of the exact value and LibTorch's own functions within 1 ulp
+// (the two sides may round differently); chains of steps amplify such differences. NaN must
+// meet NaN, an infinity the same infinity; integers and bools are exact. Empty when they
+// agree, else the first difference.
+std::string compare_close(const Array& got, const Array& want, bool from_f32) {
   if (got.dtype() != want.dtype() || !(got.shape() == want.shape()))
     return "type " + type_str(got) + " vs eager " + type_str(want);
   const auto u = host_bytes(got), v = host_bytes(want);
@@ -726,7 +940,7 @@ std::string compare_close(const Array& got, const Array& want) {
     return "";
   };
   if (got.dtype() == ivy::float32) return check(float{}, 1e-5);
-  if (got.dtype() == ivy::float64) return check(double{}, 1e-12);
+  if (got.dtype() == ivy::float64) return check(double{}, from_f32 ? 1e-5 : 1e-12);
   if (u != v) {
     for (std::size_t i = 0; i < u.size(); ++i)
       if (u[i] != v[i]) return "byte " + std::to_string(i) + " differs (" + ivy::dtype_name(got.dtype()) + ")";
@@ -740,22 +954,62 @@ std::string compare_bits(const Array& a, const Array& b) {
   return "";
 }
 
+// Whether output k of p on `inputs` moves beyond the tolerances of `want` when the results
+// of the rounding steps are scaled by random factors within 4 ulp of 1, as implementations
+// of those functions may differ: then a difference there comes from the program's
+// conditioning (cancellation, a steep function) and says nothing about the compiler.
+bool ill_conditioned(const Program& p, const std::vector<Array>& inputs, std::size_t k, const Array& want, bool f32) {
+  Rng r(0x5eed + k);
+  std::uniform_real_distribution<double> ulps(-4.0, 4.0);
+  for (int trial = 0; trial < 4; ++trial) {
+    std::vector<Array> vals(inputs);
+    try {
+      for (const Step& s : p.steps) {
+        Array y = apply_step(s, vals);
+        if (rounding_step(s) && is_float(y) && y.size() > 0) {
+          const double ulp = y.dtype() == ivy::float32 ? 0x1p-23 : 0x1p-52;
+          std::vector<double> factor(static_cast<std::size_t>(y.size()));
+          for (auto& e : factor) e = 1.0 + ulp * ulps(r);
+          y = y * ivy::astype(ivy::asarray(factor, y.shape()), y.dtype());
+        }
+        vals.push_back(y);
+      }
+    } catch (const ivy::Error&) {
+      return true;
+    }
+    if (!compare_close(vals[static_cast<std::size_t>(p.outputs[k])], want, f32).empty()) return true;
+  }
+  return false;
+}
+
 struct Outcome {
-  bool valid = true;        // false: the program does not run eagerly (a shrinking candidate)
-  std::string failure;      // empty: everything agrees
+  bool valid = true;             // false: the program does not run eagerly (a shrinking candidate)
+  bool ill_conditioned = false;  // a difference beyond the tolerances that ill_conditioned() explains
+  std::string failure;           // empty: everything agrees (or ill_conditioned)
   int fused_groups = 0;
 };
 
-// Runs p eagerly, compiled with o, and its compiled graph replayed directly and after a
-// JSON round trip: the compiled results must be close to the eager ones, the replays
-// bit-identical to each other and the JSON text stable.
+// Runs p eagerly and compiled with o, on both input sets (the second call reuses the cached
+// executable and its buffers; the first call's results must stay intact): compiled results
+// close to the eager ones. Then the executable's graph replayed directly (as eager) and
+// after a JSON round trip (bit-identical to the direct replay, and the same JSON again).
 Outcome check(const Program& p, const ivy::CompileOptions& o) {
   Outcome out;
   const auto fn = function_of(p);
-  std::vector<Array> want;
+  std::vector<Array> vals, vals2, want, want2;
   try {
-    want = fn(p.inputs);
+    vals = run_all(p, p.inputs);
+    vals2 = run_all(p, p.inputs2);
   } catch (const ivy::Error&) {
+    out.valid = false;
+    return out;
+  }
+  for (int id : p.outputs) {
+    want.push_back(vals[static_cast<std::size_t>(id)]);
+    want2.push_back(vals2[static_cast<std::size_t>(id)]);
+  }
+  Flags flags, flags2;
+  if (!annotate(p, vals, flags) || !annotate(p, vals2, flags2)) {  // a shrinking candidate with a step left out above
     out.valid = false;
     return out;
   }
@@ -763,26 +1017,48 @@ Outcome check(const Program& p, const ivy::CompileOptions& o) {
     out.failure = what;
     return out;
   };
+  auto explained = [&]() {
+    out.ill_conditioned = true;
+    return out;
+  };
   try {
-    ivy::CompiledFunction cf(fn, o);
+    const ivy::CompiledFunction cf = ivy::compile(fn, o);
     const auto got = cf(p.inputs);
-    if (got.size() != want.size()) return fail("compiled returned " + std::to_string(got.size()) + " arrays");
+    const auto got2 = cf(p.inputs2);
+    if (got.size() != want.size() || got2.size() != want.size())
+      return fail("compiled returned " + std::to_string(got.size()) + " arrays");
     for (std::size_t k = 0; k < got.size(); ++k) {
-      const auto d = compare_close(got[k], want[k]);
+      const bool f32 = flags.f32[static_cast<std::size_t>(p.outputs[k])];
+      auto d = compare_close(got[k], want[k], f32);
+      if (!d.empty() && got[k].dtype() == want[k].dtype() && ill_conditioned(p, p.inputs, k, want[k], f32)) return explained();
       if (!d.empty()) return fail("output " + std::to_string(k) + " (%" + std::to_string(p.outputs[k]) + "): " + d);
+      d = compare_close(got2[k], want2[k], f32);
+      if (!d.empty() && got2[k].dtype() == want2[k].dtype() && ill_conditioned(p, p.inputs2, k, want2[k], f32))
+        return explained();
+      if (!d.empty())
+        return fail("second call, output " + std::to_string(k) + " (%" + std::to_string(p.outputs[k]) + "): " + d);
     }
+    if (cf.traces() != 1) return fail("traced " + std::to_string(cf.traces()) + " times for one signature");
     const auto exe = cf.executable(p.inputs);
     out.fused_groups = exe->stats().fused_groups;
     const ivy::Graph& g = exe->graph();
     const auto replay = g.run(p.inputs);
-    // the optimized graph replayed primitive by primitive computes what eager did, bit for
-    // bit (the passes change no value), and so does an unfused compiled run
+    // the optimized graph replayed primitive by primitive computes what eager did, and so
+    // does an unfused compiled run: bit for bit on xtensor (the passes keep every value).
+    // LibTorch's kernels round differently for strided and contiguous operands (its
+    // vectorized and scalar paths; the sign of a zero sum), and the passes change layouts
+    // (astype to the same dtype, a copy, goes; folded views become constants), so there
+    // they are held to the tolerances.
+    const bool exact = std::string(ivy::current_backend().name()) == "xtensor";
     for (std::size_t k = 0; k < replay.size(); ++k) {
-      const auto d = compare_bits(replay[k], want[k]);
+      const bool f32 = flags.f32[static_cast<std::size_t>(p.outputs[k])];
+      auto d = exact ? compare_bits(replay[k], want[k]) : compare_close(replay[k], want[k], f32);
+      if (!d.empty() && !exact && ill_conditioned(p, p.inputs, k, want[k], f32)) return explained();
       if (!d.empty()) return fail("optimized graph replayed vs eager, output " + std::to_string(k) + ": " + d);
       if (!o.fuse_elementwise) {
-        const auto e = compare_bits(got[k], want[k]);
-        if (!e.empty()) return fail("unfused compiled vs eager, output " + std::to_string(k) + ": " + e);
+        d = exact ? compare_bits(got[k], want[k]) : compare_close(got[k], want[k], f32);
+        if (!d.empty() && !exact && ill_conditioned(p, p.inputs, k, want[k], f32)) return explained();
+        if (!d.empty()) return fail("unfused compiled vs eager, output " + std::to_string(k) + ": " + d);
       }
     }
     const std::string json = ivy::graph_to_json(g);
@@ -806,7 +1082,10 @@ void drop_value(Program& p, int v) {
   auto fix = [v](int& id) {
     if (id > v) --id;
   };
-  if (v < p.n_inputs()) p.inputs.erase(p.inputs.begin() + v);
+  if (v < p.n_inputs()) {
+    p.inputs.erase(p.inputs.begin() + v);
+    p.inputs2.erase(p.inputs2.begin() + v);
+  }
   else p.steps.erase(p.steps.begin() + (v - p.n_inputs()));
   p.outputs.erase(std::remove(p.outputs.begin(), p.outputs.end(), v), p.outputs.end());
   for (auto& s : p.steps)
@@ -920,8 +1199,8 @@ std::uint64_t env_u64(const char* name, std::uint64_t fallback) {
   return s && *s ? std::strtoull(s, nullptr, 0) : fallback;
 }
 
-// Every 10th program also runs under one of these (in turn).
-ivy::CompileOptions variant(int which) {
+// Every 10th program (seed % 10 == 9) also runs under one of these (in turn).
+ivy::CompileOptions variant(std::uint64_t which) {
   ivy::CompileOptions o;
   switch (which % 3) {
     case 0: o.fuse_elementwise = false; break;
@@ -938,18 +1217,18 @@ TEST_P(CompileRandom, CompiledMatchesEager) {
   const int n = static_cast<int>(env_u64("IVY_COMPILE_RANDOM_N", kPrograms));
   const std::uint64_t base = env_u64("IVY_COMPILE_RANDOM_SEED", kBaseSeed);
   const auto t0 = std::chrono::steady_clock::now();
-  int failures = 0, reported = 0, fused = 0, with_fusion = 0;
+  int failures = 0, reported = 0, fused = 0, with_fusion = 0, ill = 0;
   std::size_t steps = 0;
   for (int i = 0; i < n; ++i) {
     const std::uint64_t seed = base + static_cast<std::uint64_t>(i);
     const Program p = generate(seed);
     steps += p.steps.size();
     std::vector<ivy::CompileOptions> options{ivy::CompileOptions{}};
-    if (i % 10 == 9) options.push_back(variant(i / 10));
+    if (seed % 10 == 9) options.push_back(variant(seed / 10));
     for (const auto& o : options) {
       const Outcome r = check(p, o);
-      fused += r.fused_groups;
-      with_fusion += r.fused_groups > 0;
+      if (&o == &options[0]) fused += r.fused_groups, with_fusion += r.fused_groups > 0;
+      ill += r.ill_conditioned;
       if (r.failure.empty()) continue;
       ++failures;
       if (reported < 3) {  // the first few, shrunk
@@ -973,9 +1252,13 @@ TEST_P(CompileRandom, CompiledMatchesEager) {
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "[ CompileRandom ] " << GetParam() << ": " << n << " programs, " << steps << " steps, " << with_fusion
-            << " compiled with fused groups (" << fused << " groups), " << failures << " failing, " << secs << " s\n";
+            << " compiled with fused groups (" << fused << " groups), " << ill << " runs ill-conditioned, " << failures
+            << " failing, " << secs << " s\n";
   EXPECT_EQ(failures, 0);
-  if (n >= 100) EXPECT_GT(with_fusion, n / 4) << "the generator should produce fusible programs";
+  if (n >= 100) {
+    EXPECT_GT(with_fusion, n / 4) << "the generator should produce fusible programs";
+    EXPECT_LE(ill, n / 100) << "ill-conditioned programs should be rare: the generator leaves out steep steps";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CompileRandom, ::testing::ValuesIn(backend_names()),

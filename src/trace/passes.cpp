@@ -190,6 +190,13 @@ int fold_constants(Graph& g, Backend backend, std::int64_t max_elements) {
       continue;
     }
     for (std::size_t o = 0; o < outs.size(); ++o) {
+      // a folded view (a permute of a constant, say) is stored as a contiguous copy: the
+      // graph then computes from the same layout after a JSON round trip
+      const BackendImpl* be = backend.impl();
+      if (outs[o].size() && be->data_ptr && !be->data_ptr(outs[o])) {
+        auto bytes = host_bytes(outs[o]);
+        outs[o] = be->from_host(bytes.data(), outs[o].shape(), outs[o].dtype(), outs[o].device());
+      }
       known[n.outputs[o]] = outs[o];
       g.constant_ids.push_back(n.outputs[o]);
       g.constants.push_back(outs[o]);
@@ -203,13 +210,15 @@ int fold_constants(Graph& g, Backend backend, std::int64_t max_elements) {
 }
 
 namespace {
-// True when value `id` is a captured constant whose every element equals v (and, for v == 0,
-// has the sign asked: +0.0 or -0.0; integers and bools have only one zero).
+// True when value `id` is a captured constant whose every element equals v. For v == 0 the
+// sign matters where the result is floating: negative_zero asks for -0.0, which only a
+// floating constant can hold (an integer or bool zero promotes to +0.0); otherwise +0.0.
 bool constant_all(const Graph& g, int id, double v, bool negative_zero = false) {
   const int ci = constant_index(g, id);
   if (ci < 0) return false;
   const Array& c = g.constants[static_cast<std::size_t>(ci)];
   if (is_complex(c.dtype())) return false;
+  if (v == 0 && negative_zero && !is_floating(c.dtype())) return false;
   auto bytes = host_bytes(c);
   for (std::int64_t i = 0; i < c.size(); ++i) {
     const double e = element_as_double(bytes.data(), c.dtype(), i);
