@@ -594,6 +594,15 @@ TEST_P(Core, PinvAndMatrixRankTakeAnRtolPerMatrix) {
   EXPECT_THROW(ivy::linalg::pinv(x, ivy::asarray({1e-4, 1e-2, 1.0})), ivy::ValueError);
 }
 
+// An array too large for any machine is an error, not a short allocation written past its
+// end (the byte count wrapped around: the Array API suite's arange found it on xtensor).
+TEST(XtensorAlloc, ImpossibleSizesThrowInsteadOfWrapping) {
+  ivy::BackendScope s("xtensor");
+  EXPECT_THROW(ivy::arange(0, std::int64_t{1} << 62, 1, ivy::float32), ivy::Error);
+  EXPECT_THROW(ivy::zeros({std::int64_t{1} << 31, std::int64_t{1} << 31}, ivy::float64), ivy::Error);
+  EXPECT_EQ(ivy::arange(0, 5).size(), 5);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends, Core, ::testing::ValuesIn(backend_names()),
                          [](const auto& info) { return info.param; });
 

@@ -70,7 +70,14 @@ struct TailAlloc {
 }  // namespace
 
 Array alloc(const Shape& s, DType d) {
-  std::size_t bytes = static_cast<std::size_t>(s.numel()) * itemsize(d);
+  // a size no machine can hold (2^56 bytes and more) is refused before the byte count can
+  // wrap around and a short block be written past its end
+  constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 56;
+  const std::int64_t n = s.numel();
+  if (n < 0 || static_cast<std::uint64_t>(n) > kMaxBytes / itemsize(d))
+    throw ValueError("[xtensor] an array of shape " + s.str() + " and dtype " + dtype_name(d) +
+                     " needs more memory than can be allocated (over 2^56 bytes)");
+  std::size_t bytes = static_cast<std::size_t>(n) * itemsize(d);
   void* data = nullptr;
   auto impl = std::allocate_shared<XtImpl>(TailAlloc<XtImpl>(bytes ? bytes : 1, &data), s, d, nullptr, nullptr);
   impl->data = data;
