@@ -32,6 +32,7 @@
 #include <string_view>
 
 #include "ivy/container.hpp"
+#include "core/atomic_file.hpp"
 #include "ivy/functional.hpp"
 
 namespace ivy {
@@ -82,32 +83,6 @@ void to_from_little_endian(unsigned char* p, std::size_t nbytes, DType d) {
 }
 
 std::string errno_text(int err) { return std::strerror(err); }
-
-// ---------------------------------------------------------------- save helpers
-
-// A name for the temporary file next to `path`, unlikely to collide with another writer's.
-// A fresh random suffix per call (random_device mixed with the time and the process id, so
-// that two writers never pick the same name; the file is also created exclusively).
-std::string temp_name(const std::string& path) {
-  std::random_device rd;
-  const std::uint64_t r = (static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^
-                          static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                          (static_cast<std::uint64_t>(::getpid()) << 16);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(r));
-  return path + ".tmp-" + buf;
-}
-
-// Makes a rename in the directory of `path` durable; best effort (some file systems refuse
-// to fsync a directory, and the data itself is already synced).
-void sync_directory_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
-}
 
 // ---------------------------------------------------------------- load helpers
 
@@ -273,30 +248,9 @@ void Container::save(const std::string& path, const std::map<std::string, std::s
   for (int i = 0; i < 8; ++i)
     len_bytes[i] = static_cast<unsigned char>((static_cast<std::uint64_t>(text.size()) >> (8 * i)) & 0xFF);
 
-  // write a temporary next to the target, sync it, then rename it over the target: the
-  // target is either the old file or the complete new one, never a partial write. The guard
-  // closes and removes the temporary on every path that does not reach the rename.
-  struct Temp {
-    std::string name;
-    std::FILE* f = nullptr;
-    bool renamed = false;
-    ~Temp() {
-      if (f) std::fclose(f);
-      if (!renamed) std::remove(name.c_str());
-    }
-  } tmp{temp_name(path)};
-  // errno is read first, before building the message can touch it
-  auto check = [&](bool ok, const char* step) {
-    if (ok) return;
-    int err = errno;
-    throw ValueError("[save] " + path + ": " + step + " " + tmp.name + " failed: " + errno_text(err));
-  };
-  tmp.f = std::fopen(tmp.name.c_str(), "wbx");
-  if (!tmp.f) tmp.renamed = true;  // nothing was created: nothing to remove (it could be someone else's)
-  check(tmp.f != nullptr, "creating the temporary file");
-  auto put = [&](const void* p, std::size_t count) {
-    check(count == 0 || std::fwrite(p, 1, count, tmp.f) == count, "writing");
-  };
+  // written atomically: the target is either the old file or the complete new one
+  detail::AtomicFile file(path, "save");
+  auto put = [&](const void* p, std::size_t count) { file.write(p, count); };
   put(len_bytes, 8);
   put(text.data(), text.size());
   std::vector<unsigned char> buf;
@@ -308,14 +262,7 @@ void Container::save(const std::string& path, const std::map<std::string, std::s
     to_from_little_endian(buf.data(), nbytes, x.dtype());
     put(buf.data(), nbytes);
   }
-  check(std::fflush(tmp.f) == 0, "flushing");
-  check(::fsync(::fileno(tmp.f)) == 0, "fsync of");
-  int rc = std::fclose(tmp.f);
-  tmp.f = nullptr;
-  check(rc == 0, "closing");
-  check(std::rename(tmp.name.c_str(), path.c_str()) == 0, "renaming over the target");
-  tmp.renamed = true;
-  sync_directory_of(path);
+  file.commit();
 }
 
 // ---------------------------------------------------------------- load

@@ -4,6 +4,7 @@
 // range-checked before they index anything, and the assembled graph goes through the same
 // well-formedness check the writers apply (check_graph) before any array is created.
 #include "ivy/graph_io.hpp"
+#include "core/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -805,29 +806,6 @@ Graph from_json(std::string_view text, Backend backend, std::string ctx) {
 
 std::string errno_text(int err) { return std::strerror(err); }
 
-// A name for the temporary file next to `path`: a fresh random suffix per call (the random
-// device mixed with the time and the process id; the file is also created exclusively).
-std::string temp_name(const std::string& path) {
-  std::random_device rd;
-  const std::uint64_t r = (static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^
-                          static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                          (static_cast<std::uint64_t>(::getpid()) << 16);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(r));
-  return path + ".tmp-" + buf;
-}
-
-// Makes a rename in the directory of `path` durable; best effort (some file systems refuse
-// to fsync a directory, and the data itself is already synced).
-void sync_directory_of(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
-}
-
 // ---------------------------------------------------------------- DOT
 
 // A string for a double-quoted DOT label: quotes and backslashes escaped, newlines as DOT's
@@ -919,36 +897,10 @@ void save_graph(const Graph& g, const std::string& path) {
   std::string text = to_json_text(g, 1, "save_graph");
   text.push_back('\n');
 
-  // write a temporary next to the target, sync it, then rename it over the target: the
-  // target is either the old file or the complete new one, never a partial write. The guard
-  // closes and removes the temporary on every path that does not reach the rename.
-  struct Temp {
-    std::string name;
-    std::FILE* f = nullptr;
-    bool renamed = false;
-    ~Temp() {
-      if (f) std::fclose(f);
-      if (!renamed) std::remove(name.c_str());
-    }
-  } tmp{temp_name(path)};
-  // errno is read first, before building the message can touch it
-  auto check = [&](bool ok, const char* step) {
-    if (ok) return;
-    const int err = errno;
-    throw ValueError("[save_graph] " + path + ": " + step + " " + tmp.name + " failed: " + errno_text(err));
-  };
-  tmp.f = std::fopen(tmp.name.c_str(), "wbx");
-  if (!tmp.f) tmp.renamed = true;  // nothing was created: nothing to remove (it could be someone else's)
-  check(tmp.f != nullptr, "creating the temporary file");
-  check(std::fwrite(text.data(), 1, text.size(), tmp.f) == text.size(), "writing");
-  check(std::fflush(tmp.f) == 0, "flushing");
-  check(::fsync(::fileno(tmp.f)) == 0, "fsync of");
-  const int rc = std::fclose(tmp.f);
-  tmp.f = nullptr;
-  check(rc == 0, "closing");
-  check(std::rename(tmp.name.c_str(), path.c_str()) == 0, "renaming over the target");
-  tmp.renamed = true;
-  sync_directory_of(path);
+  // written atomically: the target is either the old file or the complete new one
+  detail::AtomicFile file(path, "save_graph");
+  file.write(text.data(), text.size());
+  file.commit();
 }
 
 Graph load_graph(const std::string& path, Backend backend) {
