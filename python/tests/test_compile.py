@@ -7,15 +7,6 @@ import pytest
 
 import ivy
 
-BACKENDS = list(ivy.available_backends())
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    with ivy.BackendScope(request.param):
-        yield request.param
-
-
 def gelu(x):
     return 0.5 * x * (1.0 + ivy.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)))
 

@@ -6,15 +6,6 @@ import pytest
 
 import ivy
 
-BACKENDS = list(ivy.available_backends())
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    with ivy.BackendScope(request.param):
-        yield request.param
-
-
 def test_floor_divide_infinities(backend):
     inf = math.inf
     a = ivy.asarray([inf, -inf, 1.0, -1.0, 1.0], dtype=ivy.float64)
