@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/fixtures/mech.json for tests/test_mech.cpp: rotations in every ivy::mech
+"""Writes libs/mech/tests/fixtures/mech.json for libs/mech/tests/test_mech.cpp: rotations in every ivy::mech
 representation, computed with scipy.spatial.transform.Rotation (deterministic seed).
 
 Conventions (docs/mech.md): quaternions xyzw; axis-angle [e, theta] with the axis (0, 0, 1) at
