@@ -40,9 +40,9 @@ Array min_over_shapes(const Array& d) {
   return expand_dims(min(d, -2), -1);
 }
 
-// |x| along the last axis with gradient 0 (not NaN) where x is 0.
-Array safe_norm(const Array& x) {
-  Array sq = sum(x * x, -1);
+// |x| along `axis` with gradient 0 (not NaN) where x is 0.
+Array safe_norm(const Array& x, std::int64_t axis = -1) {
+  Array sq = sum(x * x, axis);
   Array pos = sq > 0.0;
   return where(pos, sqrt(where(pos, sq, 1.0)), 0.0);
 }
@@ -72,13 +72,15 @@ Array cuboid_signed_distances(const Array& cuboid_ext_mats, const Array& cuboid_
     throw ValueError(std::string("[vision.") + fn + "] cuboid_ext_mats " + cuboid_ext_mats.shape().str() +
                      " and cuboid_dims " + cuboid_dims.shape().str() + " differ in the number of cuboids");
   // local = R q + t for every cuboid and query: [..., NC, 3, 3] @ [..., 1, 3, NQ] -> [..., NC, 3, NQ]
+  // (kept with the coordinates on axis -2, as matmul gives them, so the reductions below run
+  // over contiguous rows of queries)
   Array R = cuboid_ext_mats.index({Ellipsis, Slice(0, 3)});
   Array t = cuboid_ext_mats.index({Ellipsis, Slice(0, 3), Slice(3, 4)});
   Array q_cols = expand_dims(matrix_transpose(query_positions), -3);
-  Array local = matrix_transpose(matmul(R, q_cols) + t);             // [..., NC, NQ, 3]
-  Array d = abs(local) - expand_dims(cuboid_dims, -2) * 0.5;         // [..., NC, NQ, 3]
-  Array outside = safe_norm(maximum(d, 0.0));                        // [..., NC, NQ]
-  Array inside = minimum(max(d, -1), 0.0);
+  Array local = matmul(R, q_cols) + t;                               // [..., NC, 3, NQ]
+  Array d = abs(local) - expand_dims(cuboid_dims, -1) * 0.5;         // [..., NC, 3, NQ]
+  Array outside = safe_norm(maximum(d, 0.0), -2);                    // [..., NC, NQ]
+  Array inside = minimum(max(d, -2), 0.0);
   return min_over_shapes(outside + inside);
 }
 
