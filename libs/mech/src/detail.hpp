@@ -18,9 +18,11 @@ inline Array m(const Array& R, std::int64_t r, std::int64_t col) { return R.inde
 
 // A [..., 3, 3] matrix from its 9 entries, row-major.
 inline Array mat3(const std::array<Array, 9>& e) {
-  std::vector<Array> rows;
-  for (int r = 0; r < 3; ++r) rows.push_back(ivy::stack({e[3 * r], e[3 * r + 1], e[3 * r + 2]}, -1));
-  return ivy::stack(rows, -2);
+  Array flat = ivy::stack(std::vector<Array>(e.begin(), e.end()), -1);  // [..., 9], one copy
+  Shape s = flat.shape();
+  s[s.size() - 1] = 3;
+  s.push_back(3);
+  return ivy::reshape(flat, s);
 }
 
 // I + A K + B K^2 for K the cross-product matrix of (x, y, z).
