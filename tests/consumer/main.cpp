@@ -9,6 +9,9 @@ bool check_xtensor();
 #ifdef IVY_CONSUMER_TORCH
 bool check_torch();
 #endif
+#ifdef IVY_CONSUMER_MECH
+bool check_mech();
+#endif
 
 int main() {
   ivy::Array x = ivy::asarray({1.0f, 2.0f, 3.0f});
@@ -20,6 +23,9 @@ int main() {
 #endif
 #ifdef IVY_CONSUMER_TORCH
   ok = check_torch() && ok;
+#endif
+#ifdef IVY_CONSUMER_MECH
+  ok = check_mech() && ok;
 #endif
   std::printf("ivy_consumer: %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;

@@ -25,12 +25,31 @@ inline Array mat3(const std::array<Array, 9>& e) {
   return ivy::reshape(flat, s);
 }
 
-// I + A K + B K^2 for K the cross-product matrix of (x, y, z).
-inline Array rodrigues(const Array& x, const Array& y, const Array& z, const Array& A, const Array& B) {
-  return mat3({1.0 - B * (y * y + z * z), B * x * y - A * z, B * x * z + A * y,  //
-               B * x * y + A * z, 1.0 - B * (x * x + z * z), B * y * z - A * x,  //
-               B * x * z - A * y, B * y * z + A * x, 1.0 - B * (x * x + y * y)});
+// The entries of I + A K + B K^2 (row-major) for K the cross-product matrix of (x, y, z).
+inline std::array<Array, 9> rodrigues_entries(const Array& x, const Array& y, const Array& z, const Array& A,
+                                              const Array& B) {
+  return {1.0 - B * (y * y + z * z), B * x * y - A * z, B * x * z + A * y,  //
+          B * x * y + A * z, 1.0 - B * (x * x + z * z), B * y * z - A * x,  //
+          B * x * z - A * y, B * y * z + A * x, 1.0 - B * (x * x + y * y)};
 }
+inline Array rodrigues(const Array& x, const Array& y, const Array& z, const Array& A, const Array& B) {
+  return mat3(rodrigues_entries(x, y, z, A, B));
+}
+// [R | t] [..., 3, 4] from R's 9 entries and t [..., 3], in one stack.
+inline Array mat34(const std::array<Array, 9>& R, const Array& t) {
+  std::vector<Array> e;
+  for (int r = 0; r < 3; ++r) {
+    e.insert(e.end(), {R[3 * r], R[3 * r + 1], R[3 * r + 2], c(t, r)});
+  }
+  Array flat = ivy::stack(e, -1);  // [..., 12]
+  Shape s = flat.shape();
+  s[s.size() - 1] = 3;
+  s.push_back(4);
+  return ivy::reshape(flat, s);
+}
+
+// The rotation matrix entries of a rotation vector [..., 3] (Rodrigues, series near 0).
+std::array<Array, 9> rot_vec_entries(const Array& rot_vec);
 
 // sqrt(x) for x >= 0, with gradient 0 (not inf) at x = 0.
 inline Array safe_sqrt(const Array& x) {

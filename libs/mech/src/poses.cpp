@@ -28,7 +28,7 @@ Array mat_pose_to_quaternion_pose(const Array& pose) {
 
 Array rot_vec_pose_to_mat_pose(const Array& pose) {
   check_vec(pose, "rot_vec_pose_to_mat_pose", 6, "rotation-vector pose [x, y, z, rx, ry, rz]");
-  return mat_pose(rot_vec_to_rot_mat(sl(pose, 3, 6)), sl(pose, 0, 3));
+  return mat34(rot_vec_entries(sl(pose, 3, 6)), sl(pose, 0, 3));
 }
 
 Array mat_pose_to_rot_vec_pose(const Array& pose) {

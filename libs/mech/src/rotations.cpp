@@ -139,8 +139,7 @@ Array quaternion_to_polar_axis_angle(const Array& q) {
 }
 
 // ---------------------------------------------------------------- rotation matrices
-Array rot_vec_to_rot_mat(const Array& rot_vec) {
-  check_vec(rot_vec, "rot_vec_to_rot_mat", 3, "rotation vector");
+std::array<Array, 9> detail::rot_vec_entries(const Array& rot_vec) {
   Array t2 = ivy::sum(rot_vec * rot_vec, -1);
   Array small = t2 < 1e-4;
   Array t = ivy::sqrt(ivy::where(small, 1.0, t2));
@@ -148,7 +147,12 @@ Array rot_vec_to_rot_mat(const Array& rot_vec) {
   // R = I + A K + B K^2 with A = sin t / t, B = (1 - cos t) / t^2, series near 0.
   Array A = ivy::where(small, 1.0 - t2 / 6.0 + t2 * t2 / 120.0, ivy::sin(t) / t);
   Array B = ivy::where(small, 0.5 - t2 / 24.0 + t2 * t2 / 720.0, 2.0 * sh * sh / (t * t));
-  return rodrigues(c(rot_vec, 0), c(rot_vec, 1), c(rot_vec, 2), A, B);
+  return rodrigues_entries(c(rot_vec, 0), c(rot_vec, 1), c(rot_vec, 2), A, B);
+}
+
+Array rot_vec_to_rot_mat(const Array& rot_vec) {
+  check_vec(rot_vec, "rot_vec_to_rot_mat", 3, "rotation vector");
+  return mat3(rot_vec_entries(rot_vec));
 }
 
 Array rot_mat_to_rot_vec(const Array& R) {

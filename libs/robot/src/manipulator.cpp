@@ -69,7 +69,7 @@ Array Manipulator::compute_link_matrices(const Array& joint_angles) const {
   // A_i = Rz(theta) Tz(d) Tx(a) Rx(alpha), [..., J, 4, 4]: one stack of the 16 entries, row-major
   Array A = ivy::stack({ct, -st * ca, st * sa, a * ct,      //
                         st, ct * ca, -ct * sa, a * st,      //
-                        zero, sa, ca, zero + d,             //
+                        zero, sa, ca, ivy::broadcast_to(d, q.shape()),  //
                         zero, zero, zero, one},
                        -1);
   Shape a_shape = A.shape();

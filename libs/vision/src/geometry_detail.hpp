@@ -107,6 +107,15 @@ inline Array apply_mat(const Array& M, const Array& pts) {
   return ivy::reshape(out, s);
 }
 
+// [M | t] [B..., m, n + 1] applied to points [B..., S..., n] as if they were homogeneous:
+// M x + t, without building the homogeneous points.
+inline Array apply_affine(const Array& Mt, const Array& pts) {
+  const std::int64_t n = Mt.shape().back() - 1;
+  const std::int64_t ns = std::max<std::int64_t>(0, pts.ndim() - 1 - (Mt.ndim() - 2));
+  Array lin = apply_mat(Mt.index({Ellipsis, Slice(), Slice(0, n)}), pts);
+  return lin + expand_before(Mt.index({Ellipsis, Slice(), n}), ns, 1);
+}
+
 // Uniform pixel coordinates [1..., H, W, 3] (x, y, 1) for an image-like array [B..., H, W, ch]:
 // size-1 batch dims (so the grid broadcasts and batch matrices still line up), the array's
 // dtype and backend.

@@ -156,31 +156,31 @@ Array depth_to_cam_coords(const Array& depth, const Array& inv_calib_mat, const 
 Array world_to_cam_coords(const Array& world_coords, const Array& ext_mat) {
   check_xyz(world_coords, "world_to_cam_coords", "world coords");
   check_mat(ext_mat, "world_to_cam_coords", 3, 4, "extrinsic matrix");
-  return homo(apply_mat(ext_mat, homo(xyz(world_coords))));
+  return homo(apply_affine(ext_mat, xyz(world_coords)));
 }
 
 Array cam_to_world_coords(const Array& cam_coords, const Array& inv_ext_mat) {
   check_xyz(cam_coords, "cam_to_world_coords", "camera coords");
   check_mat(inv_ext_mat, "cam_to_world_coords", 3, 4, "inverse extrinsic matrix");
-  return homo(apply_mat(inv_ext_mat, homo(xyz(cam_coords))));
+  return homo(apply_affine(inv_ext_mat, xyz(cam_coords)));
 }
 
 Array world_to_ds_pixel_coords(const Array& world_coords, const Array& full_mat) {
   check_xyz(world_coords, "world_to_ds_pixel_coords", "world coords");
   check_mat(full_mat, "world_to_ds_pixel_coords", 3, 4, "full projection matrix");
-  return apply_mat(full_mat, homo(xyz(world_coords)));
+  return apply_affine(full_mat, xyz(world_coords));
 }
 
 Array world_coords_to_depth(const Array& world_coords, const Array& full_mat) {
   check_xyz(world_coords, "world_coords_to_depth", "world coords");
   check_mat(full_mat, "world_coords_to_depth", 3, 4, "full projection matrix");
-  return sl(apply_mat(full_mat, homo(xyz(world_coords))), 2, 3);
+  return sl(apply_affine(full_mat, xyz(world_coords)), 2, 3);
 }
 
 Array ds_pixel_to_world_coords(const Array& ds_pixel_coords, const Array& inv_full_mat) {
   check_vec(ds_pixel_coords, "ds_pixel_to_world_coords", 3, "ds pixel coords");
   check_mat(inv_full_mat, "ds_pixel_to_world_coords", 3, 4, "inverse full projection matrix");
-  return homo(apply_mat(inv_full_mat, homo(ds_pixel_coords)));
+  return homo(apply_affine(inv_full_mat, ds_pixel_coords));
 }
 
 Array depth_to_world_coords(const Array& depth, const Array& inv_calib_mat, const Array& inv_ext_mat,
@@ -189,7 +189,7 @@ Array depth_to_world_coords(const Array& depth, const Array& inv_calib_mat, cons
   check_mat(inv_ext_mat, "depth_to_world_coords", 3, 4, "inverse extrinsic matrix");
   Array upc = depth_grid(depth, uniform_pixel_coords, "depth_to_world_coords");
   Array cam = apply_mat(inv_calib_mat, upc * depth);
-  return homo(apply_mat(inv_ext_mat, homo(cam)));
+  return homo(apply_affine(inv_ext_mat, cam));
 }
 
 // ---------------------------------------------------------------- rays
@@ -205,7 +205,7 @@ Array pixel_coords_to_world_ray_vectors(const Array& inv_full_mat, const Array& 
     cc = inv_full_mat.index({Ellipsis, Slice(), 3});
   }
   // Both the point and C are inv_full_mat's images, so their difference is R^T K^-1 p.
-  Array pts = apply_mat(inv_full_mat, homo(pixel_coords));
+  Array pts = apply_affine(inv_full_mat, pixel_coords);
   const std::int64_t ns = pts.ndim() - 1 - (inv_full_mat.ndim() - 2);
   Array v = pts - expand_before(cc, ns, 1);
   return v / (norm(v) + MIN_DENOMINATOR);

@@ -14,13 +14,13 @@ using namespace geometry_detail;
 Array ds_pixel_to_ds_pixel_coords(const Array& ds_pixel_coords1, const Array& cam1to2_full_mat) {
   check_vec(ds_pixel_coords1, "ds_pixel_to_ds_pixel_coords", 3, "ds pixel coords");
   check_mat(cam1to2_full_mat, "ds_pixel_to_ds_pixel_coords", 3, 4, "cam1to2 full matrix");
-  return apply_mat(cam1to2_full_mat, homo(ds_pixel_coords1));
+  return apply_affine(cam1to2_full_mat, ds_pixel_coords1);
 }
 
 Array cam_to_cam_coords(const Array& cam_coords1, const Array& cam1to2_ext_mat) {
   check_xyz(cam_coords1, "cam_to_cam_coords", "camera coords");
   check_mat(cam1to2_ext_mat, "cam_to_cam_coords", 3, 4, "cam1to2 extrinsic matrix");
-  return homo(apply_mat(cam1to2_ext_mat, homo(xyz(cam_coords1))));
+  return homo(apply_affine(cam1to2_ext_mat, xyz(cam_coords1)));
 }
 
 Array sphere_to_sphere_coords(const Array& sphere_coords1, const Array& cam1to2_ext_mat) {
