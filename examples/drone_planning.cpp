@@ -35,7 +35,9 @@ struct Planner {
   static Array length(const Array& path) {  // along the path: sum of the segment lengths
     Array xyz = path.index({ivy::Slice(), ivy::Slice(0, 3)});
     Array seg = xyz.index({ivy::Slice(1, ivy::None)}) - xyz.index({ivy::Slice(0, -1)});
-    return ivy::sum(ivy::sqrt(ivy::sum(seg * seg, -1)));
+    Array sq = ivy::sum(seg * seg, -1);  // sqrt with gradient 0, not NaN, where samples coincide
+    Array moved = sq > 0.0;
+    return ivy::sum(ivy::where(moved, ivy::sqrt(ivy::where(moved, sq, 1.0)), 0.0));
   }
   Array body_sdf(const Array& path) const {  // [NQ * 5, 1]
     Array body = drone.sample_body(ivy::mech::rot_vec_pose_to_mat_pose(path));  // [NQ, 5, 3]

@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
   app.add_option("--svg", st.svg_dir, "write render() frames before and after training to this folder");
   CLI11_PARSE(app, argc, argv);
 
+  bool all_improved = true;
   try {
     ivy::Backend backend(backend_name.c_str());
     ivy::BackendScope scope(backend);
@@ -155,11 +156,12 @@ int main(int argc, char** argv) {
       std::snprintf(buf, sizeof buf, "gym: env=%s backend=%s reward_before=%.4f reward_after=%.4f improved=%s",
                     name.c_str(), backend_name.c_str(), o.before, o.after, o.after > o.before ? "yes" : "no");
       lines.push_back(buf);
+      all_improved = all_improved && o.after > o.before;
     }
     for (const auto& l : lines) std::printf("%s\n", l.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gym_policy: %s\n", e.what());
     return 1;
   }
-  return 0;
+  return all_improved ? 0 : 2;
 }

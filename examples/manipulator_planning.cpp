@@ -42,7 +42,9 @@ struct Planner {
   }
   static Array length(const Array& path) {  // joint-space length along the path
     Array seg = path.index({ivy::Slice(1, ivy::None)}) - path.index({ivy::Slice(0, -1)});
-    return ivy::sum(ivy::sqrt(ivy::sum(seg * seg, -1)));
+    Array sq = ivy::sum(seg * seg, -1);  // sqrt with gradient 0, not NaN, where samples coincide
+    Array moved = sq > 0.0;
+    return ivy::sum(ivy::where(moved, ivy::sqrt(ivy::where(moved, sq, 1.0)), 0.0));
   }
   Array link_sdf(const Array& path) const {  // [NQ * S', 1] for the moving link samples
     Array pts = arm.sample_links(path, samples_per_metre).index({ivy::Slice(), ivy::Slice(first_moving, ivy::None)});

@@ -1,4 +1,5 @@
 // ivy::mech poses ([xyz, rotation] and [R | t]) and coordinate conversions.
+#include <cmath>
 #include <string>
 
 #include "detail.hpp"
@@ -112,8 +113,15 @@ Array polar_to_cartesian_coords(const Array& polar) {
 Array cartesian_to_polar_coords(const Array& xyz) {
   check_vec(xyz, "cartesian_to_polar_coords", 3, "cartesian coordinates [x, y, z]");
   Array x = c(xyz, 0), y = c(xyz, 1), z = c(xyz, 2);
-  Array r = safe_sqrt(x * x + y * y + z * z);
-  return ivy::stack({ivy::atan2(y, x), ivy::acos(ivy::clip(z / (r + MIN_DENOMINATOR), -1.0, 1.0)), r}, -1);
+  Array rho2 = x * x + y * y;
+  Array r = safe_sqrt(rho2 + z * z);
+  // phi = atan2(y, x) (0 on the z axis) and theta = acos(z / r) written as atan2(|(x, y)|, z)
+  // (pi/2 at the origin, as acos(0 / eps)), both with finite gradients on the z axis
+  Array on_z = rho2 == 0.0;
+  Array phi = ivy::where(on_z, 0.0, ivy::atan2(ivy::where(on_z, 0.0, y), ivy::where(on_z, 1.0, x)));
+  Array at_origin = ivy::logical_and(on_z, z == 0.0);
+  Array theta = ivy::where(at_origin, M_PI / 2, ivy::atan2(safe_sqrt(rho2), ivy::where(at_origin, 1.0, z)));
+  return ivy::stack({phi, theta, r}, -1);
 }
 
 Array make_coordinates_homogeneous(const Array& coords) {

@@ -134,7 +134,8 @@ Array quaternion_to_polar_axis_angle(const Array& q) {
   // atan2 with safe inputs where the axis lies on z (azimuth 0 there).
   Array on_z = ivy::logical_and(ex == 0.0, ey == 0.0);
   Array az = ivy::where(on_z, 0.0, ivy::atan2(ivy::where(on_z, 0.0, ey), ivy::where(on_z, 1.0, ex)));
-  Array inc = ivy::acos(ivy::clip(ez, -1.0, 1.0));
+  // inclination as atan2(|(ex, ey)|, ez): acos(ez) with a finite gradient on the z axis
+  Array inc = ivy::atan2(safe_sqrt(ex * ex + ey * ey), ez);
   return ivy::stack({inc, az, c(aa, 3)}, -1);
 }
 

@@ -376,6 +376,25 @@ TEST_P(Mech, LeadingBatchDims) {
 }
 
 // ---------------------------------------------------------------- gradients
+// On the z axis, polar forms have finite gradients (the inclination is an atan2, not an acos
+// at 1) and the documented values: phi = 0, theta = 0 / pi, and pi/2 at the origin.
+TEST_P(Mech, PolarFormsOnTheZAxis) {
+  auto finite = [](const Array& x) { return ivy::all(ivy::isfinite(x)).item<bool>(); };
+  for (auto dt : {ivy::float64, ivy::float32}) {
+    Array q = mech::axis_angle_to_quaternion(ivy::astype(ivy::asarray({0.0, 0.0, 1.0, 0.7}), dt));
+    EXPECT_TRUE(close(mech::quaternion_to_polar_axis_angle(q), ivy::astype(ivy::asarray({0.0, 0.0, 0.7}), dt), 1e-6));
+    EXPECT_TRUE(finite(ivy::grad([](const Array& x) { return ivy::sum(mech::quaternion_to_polar_axis_angle(x)); })(q)));
+    Array pts = ivy::astype(ivy::asarray({{0.0, 0.0, 2.0}, {0.0, 0.0, -3.0}, {0.0, 0.0, 0.0}, {1.0, 1.0, 0.0}}), dt);
+    EXPECT_TRUE(close(mech::cartesian_to_polar_coords(pts),
+                      ivy::astype(ivy::asarray({{0.0, 0.0, 2.0}, {0.0, M_PI, 3.0}, {0.0, M_PI / 2, 0.0},
+                                                {M_PI / 4, M_PI / 2, std::sqrt(2.0)}}),
+                                  dt),
+                      1e-6));
+    Array on_axis = pts.index({ivy::Slice(0, 2)});
+    EXPECT_TRUE(finite(ivy::grad([](const Array& x) { return ivy::sum(mech::cartesian_to_polar_coords(x)); })(on_axis)));
+  }
+}
+
 TEST_P(Mech, ZeroRotationFiniteWithFiniteGradient) {
   Array zero = ivy::zeros({3}, ivy::float64);
   auto R0 = vals(mech::rot_vec_to_rot_mat(zero));

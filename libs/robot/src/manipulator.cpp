@@ -76,7 +76,7 @@ Array Manipulator::compute_link_matrices(const Array& joint_angles) const {
   a_shape[a_shape.size() - 1] = 4;
   a_shape.push_back(4);
   A = ivy::reshape(A, a_shape);
-  Shape out_batch = ivy::broadcast_shapes(batch_of(q, 1), batch_of(base_, 2));
+  Shape out_batch = ivy::broadcast_shapes(batch_of(q, 1), batch_of(base_, 2), "robot.compute_link_matrices");
   Shape mat_shape = out_batch;
   mat_shape.push_back(4);
   mat_shape.push_back(4);

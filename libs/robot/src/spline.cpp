@@ -41,6 +41,9 @@ Array sample_spline_path(const Array& anchor_points, const Array& anchor_vals, c
   if (N < D + 1)
     throw ValueError(tag(fn) + "needs at least D + 1 = " + std::to_string(D + 1) +
                      " anchors, got anchor_points of shape " + anchor_points.shape().str());
+  // the three batch shapes must broadcast (checked here, so the error names this function)
+  ivy::broadcast_shapes(ivy::broadcast_shapes(batch_of(anchor_points, 2), batch_of(anchor_vals, 2), "robot.sample_spline_path"),
+                        batch_of(sample_points, 2), "robot.sample_spline_path");
   const std::int64_t PD = anchor_vals.shape().back();
   const DType dt = ivy::result_type(ivy::result_type(anchor_points, anchor_vals), sample_points.dtype());
   Array c = ivy::astype(anchor_points, dt, false);

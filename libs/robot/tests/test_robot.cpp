@@ -325,6 +325,8 @@ TEST_P(Robot, BadInput) {
   expect_error_message([&] { robot::sample_spline_path(cp.index({Slice(0, 1)}), f.index({Slice(0, 1)}), x); }, sp);
   EXPECT_THROW(robot::sample_spline_path(cp, ivy::ones({4, 3}, ivy::int32), x), ivy::TypeError);
   EXPECT_THROW(robot::sample_spline_path(cp, f, x, -1), ivy::ValueError);
+  // batch dims that do not broadcast
+  expect_error_message([&] { robot::sample_spline_path(ivy::stack({cp, cp}), ivy::stack({f, f, f}), x); }, sp);
 
   robot::RigidMobile body(ivy::zeros({2, 3}, ivy::float64));
   expect_error_message([&] { robot::RigidMobile(ivy::zeros({2, 4}, ivy::float64)); }, "[robot.RigidMobile] ");
@@ -336,6 +338,11 @@ TEST_P(Robot, BadInput) {
   expect_error_message([&] { m.compute_link_matrices(ivy::zeros({7}, ivy::float64)); }, cl);
   expect_error_message([&] { m.compute_link_matrices(ivy::zeros({2, 5}, ivy::float64)); }, cl);
   EXPECT_THROW(m.compute_link_matrices(ivy::zeros({6}, ivy::int32)), ivy::TypeError);
+  {  // a batch of 3 base poses against a batch of 2 joint configurations
+    Array bases = ivy::broadcast_to(ivy::eye(4, std::nullopt, 0, ivy::float64), {3, 4, 4});
+    auto batched = robot::mico_manipulator(bases);
+    expect_error_message([&] { batched.compute_link_matrices(ivy::zeros({2, 6}, ivy::float64)); }, cl);
+  }
   expect_error_message([&] { m.sample_links(ivy::zeros({6}, ivy::float64), 0.0); }, "[robot.sample_links] ");
   expect_error_message([&] { m.sample_links(ivy::zeros({5}, ivy::float64)); }, "[robot.sample_links] ");
 

@@ -18,6 +18,9 @@ inline Array sl(const Array& x, std::int64_t a, std::int64_t b) { return x.index
 
 inline std::string P(const char* fn) { return std::string("[vision.") + fn + "] "; }
 
+inline void check_defined(const Array& x, const char* fn, const char* what) {
+  if (!x.defined()) throw ValueError(P(fn) + "got an undefined array for " + what);
+}
 inline void check_float(const Array& x, const char* fn, const char* what) {
   if (!x.defined()) throw ValueError(P(fn) + "got an undefined array for " + what);
   if (!is_real_floating(x.dtype()))

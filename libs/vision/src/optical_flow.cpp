@@ -36,6 +36,8 @@ Array dt_like(const Array& dt, const Array& img, const char* fn) {
 Array move_objects(const Array& cam_coords, const Array& id_image, const Array& obj_ids, const Array& obj_trans,
                    const char* fn) {
   check_xyz(cam_coords, fn, "camera coords");
+  check_defined(id_image, fn, "id image");
+  check_defined(obj_ids, fn, "object ids");
   if (id_image.ndim() < 3 || id_image.shape().back() != 1)
     throw ValueError(P(fn) + "expects an id image of shape [..., H, W, 1], got shape " + id_image.shape().str());
   if (obj_ids.ndim() < 2 || obj_ids.shape().back() != 1)

@@ -84,7 +84,8 @@ QuantizedImage quantize_to_image(const Array& pixel_coords, std::array<std::int6
     Array first = concat({full(Shape{1}, Scalar(true), bool_, sl.device(), sl.backend()),
                           sl.index({Slice(1, None)}) != sl.index({Slice(None, -1)})},
                          0);
-    Array winners = take(vals, perm, 0) * expand_dims(astype(first, dt), -1);
+    // where, not a product with the mask: a hidden point's inf/NaN features must not leak
+    Array winners = where(expand_dims(first, -1), take(vals, perm, 0), 0.0);
     Array pos = reshape(expand_dims(sl, -1) * K + expand_dims(i64_arange(K, sl), 0), Shape{B * N * K});
     Array acc = nn::scatter_add_flat(zeros(Shape{(slots + 1) * K}, dt, c.device(), c.backend()), pos,
                                      reshape(winners, Shape{B * N * K}));

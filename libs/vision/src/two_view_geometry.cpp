@@ -76,6 +76,9 @@ Array triangulate_cmp(const Array& ds, const Array& full_mats, Array inv_full_ma
     inv_full_mats = projection_matrix_inverse(full_mats);
   } else {
     check_mat(inv_full_mats, fn, 3, 4, "inverse full projection matrices");
+    if (inv_full_mats.ndim() != full_mats.ndim() || inv_full_mats.shape()[inv_full_mats.ndim() - 3] != 2)
+      throw ValueError(P(fn) + "expects inverse full projection matrices of shape [..., 2, 3, 4] like the full "
+                       "matrices " + full_mats.shape().str() + ", got shape " + inv_full_mats.shape().str());
   }
   if (!camera_centers.defined()) {
     camera_centers = inv_full_mats.index({Ellipsis, Slice(), 3});

@@ -493,6 +493,15 @@ TEST_P(VisionGeometry, BadInputErrors) {
                                 "[vision.get_fundamental_matrix] expects full projection matrix 1 of shape [..., 3, 4]");
   Array full = ivy::stack({P, P}, 0);
   Array pix = ivy::stack({ds, ds}, 0);
+  Array X = ivy::zeros({4, 5, 3}, ivy::float64), ids = ivy::zeros({2, 1}, ivy::float64);
+  Array trans = ivy::zeros({2, 3, 4}, ivy::float64), E = ivy::zeros({3, 4}, ivy::float64);
+  expect_error<ivy::ValueError>([&] { vis::project_cam_coords_with_object_transformations(X, Array(), ids, trans, E); },
+                                "[vision.project_cam_coords_with_object_transformations] got an undefined array for id image");
+  expect_error<ivy::ValueError>(
+      [&] { vis::project_cam_coords_with_object_transformations(X, ivy::zeros({4, 5, 1}, ivy::float64), Array(), trans, E); },
+      "[vision.project_cam_coords_with_object_transformations] got an undefined array for object ids");
+  expect_error<ivy::ValueError>([&] { vis::triangulate_depth(pix, full, "cmp", P); },
+                                "[vision.triangulate_depth] expects inverse full projection matrices of shape [..., 2, 3, 4]");
   expect_error<ivy::ValueError>([&] { vis::triangulate_depth(pix, full, "cmt"); },
                                 "[vision.triangulate_depth] unknown triangulation method 'cmt' (expected \"cmp\" or \"dlt\")");
   expect_error<ivy::ValueError>([&] { vis::triangulate_depth(pix, P); },

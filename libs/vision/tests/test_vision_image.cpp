@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -463,6 +464,19 @@ TEST_P(VisionImageQuantization, GradientReachesTheWinningFeatures) {
   Array wt = ivy::reshape(ivy::arange(0, 40, 1, ivy::float64), Shape{2, 4, 5, 1}) * 0.1 + 1.0;
   auto loss = [&](const Array& ft) { return ivy::sum(vision::quantize_to_image(pc, {4, 5}, ft, true).image * wt); };
   check_grad(loss, feat, 1e-6, 1e-6);
+}
+
+// A hidden point's non-finite features never reach the image or the gradient (the winner is
+// selected, not multiplied by a 0/1 mask).
+TEST_P(VisionImageQuantization, HiddenNonFiniteFeaturesDoNotLeak) {
+  // two points in pixel (0, 0): the near one (d = 1) has features 2, the far one (d = 3) inf/NaN
+  Array pc = ivy::asarray({{0.0, 0.0, 1.0}, {0.0, 0.0, 3.0}});
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  Array feat = ivy::asarray({{2.0, 2.0}, {inf, nan}});
+  auto q = vision::quantize_to_image(pc, {1, 2}, feat, true);
+  EXPECT_EQ(ivy::astype(q.image, ivy::float64).to_vector<double>(), (std::vector<double>{2.0, 2.0, 0.0, 0.0}));
+  Array g = ivy::grad([&](const Array& ft) { return ivy::sum(vision::quantize_to_image(pc, {1, 2}, ft, true).image); })(feat);
+  EXPECT_EQ(ivy::astype(g, ivy::float64).to_vector<double>(), (std::vector<double>{1.0, 1.0, 0.0, 0.0}));
 }
 
 // ---------------------------------------------------------------- voxel grids
