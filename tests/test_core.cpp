@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <thread>
 
 #include "ivy/ivy.hpp"
@@ -536,6 +537,96 @@ TEST_P(Core, FloorDivideSpecialValuesFollowTheStandard) {
       EXPECT_EQ(std::signbit(r[i]), std::signbit(want[i])) << i;
     }
   }
+}
+
+// A C++ or Python integer scalar out of the integer array's range is refused on every
+// backend with an OverflowError (a ValueError) naming the called function (issue 32: torch
+// named [full], xtensor wrapped); in range, scalars keep working as before.
+TEST_P(Core, OutOfRangeScalarsRaiseNamingTheFunction) {
+  auto i8 = ivy::astype(ivy::asarray({1, 2}), ivy::int8);
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const ivy::OverflowError& e) {
+      return e.what();
+    } catch (const std::exception& e) {
+      return std::string("other exception: ") + e.what();
+    }
+    return "no exception";
+  };
+  EXPECT_EQ(message([&] { ivy::add(i8, ivy::Scalar(300)); }).rfind("[add] the scalar 300 is out of range for int8 (-128 to 127)", 0), 0u);
+  EXPECT_EQ(message([&] { ivy::multiply(ivy::Scalar(-129), i8); }).rfind("[multiply] ", 0), 0u);
+  auto i32 = ivy::astype(i8, ivy::int32);
+  EXPECT_EQ(message([&] { ivy::add(i32, ivy::Scalar(std::int64_t{1} << 40)); }).rfind("[add] the scalar 1099511627776", 0), 0u);
+  auto m = ivy::asarray({true, false});
+  EXPECT_EQ(message([&] { ivy::where(m, i8, ivy::Scalar(300)); }).rfind("[where] ", 0), 0u);
+  EXPECT_EQ(message([&] { ivy::full({2}, ivy::Scalar(300), ivy::int8); }).rfind("[full] ", 0), 0u);
+  EXPECT_EQ(message([&] { ivy::full_like(i8, ivy::Scalar(-1), ivy::uint8); }).rfind("[full_like] ", 0), 0u);
+  EXPECT_EQ(message([&] { ivy::subtract(ivy::astype(i8, ivy::uint8), ivy::Scalar(-1)); }).rfind("[subtract] ", 0), 0u);
+  // the edges of the range, and non-integer arrays, are fine
+  EXPECT_EQ(V<int>(ivy::add(i8, ivy::Scalar(126))), (std::vector<int>{127, -128}));  // int8 arithmetic wraps
+  EXPECT_EQ(V<int>(ivy::full({1}, ivy::Scalar(-128), ivy::int8)), (std::vector<int>{-128}));
+  EXPECT_EQ(ivy::add(ivy::astype(i8, ivy::float32), ivy::Scalar(300)).dtype(), ivy::float32);
+  EXPECT_EQ(V<std::int64_t>(ivy::full({1}, ivy::Scalar(std::numeric_limits<std::int64_t>::max()), ivy::int64)),
+            (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max()}));
+}
+
+// unique_* count every NaN as its own value, on short arrays too (issue 32: torch's arrays
+// of up to 128 elements counted NaN 0 and gave indices that did not rebuild the input).
+TEST_P(Core, UniqueWithNaNOnShortAndLongArrays) {
+  for (std::int64_t n : {3, 7, 128, 129, 1000}) {
+    for (auto dt : {ivy::float32, ivy::float64}) {
+      // [3, nan, 1, 3, nan, 1, ...] of length n
+      std::vector<double> host;
+      for (std::int64_t k = 0; k < n; ++k) host.push_back(k % 3 == 0 ? 3.0 : k % 3 == 1 ? NAN : 1.0);
+      auto x = ivy::asarray(host.data(), ivy::float64, {n}, dt);
+      auto u = ivy::unique_all(x);
+      auto vals = V<double>(u.values), counts = V<double>(u.counts), first = V<double>(u.indices);
+      const std::int64_t nans = (n + 1) / 3;
+      ASSERT_EQ(static_cast<std::int64_t>(vals.size()), 2 + nans) << n;
+      EXPECT_EQ(vals[0], 1.0);
+      EXPECT_EQ(vals[1], 3.0);
+      double total = 0;
+      for (double c : counts) total += c;
+      EXPECT_EQ(total, static_cast<double>(n)) << n;
+      for (std::size_t g = 2; g < vals.size(); ++g) {
+        EXPECT_TRUE(std::isnan(vals[g])) << n;
+        EXPECT_EQ(counts[g], 1.0) << n;
+      }
+      EXPECT_EQ(first[0], 2.0);
+      EXPECT_EQ(first[1], 0.0);
+      EXPECT_EQ(first[2], 1.0);  // the first NaN
+      // the inverse indices rebuild the input (NaN where NaN)
+      auto rebuilt = V<double>(ivy::take(u.values, u.inverse_indices, 0));
+      for (std::int64_t k = 0; k < n; ++k) {
+        if (std::isnan(host[k])) EXPECT_TRUE(std::isnan(rebuilt[k])) << k;
+        else EXPECT_EQ(rebuilt[k], host[k]) << k;
+      }
+      EXPECT_EQ(V<double>(ivy::unique_counts(x).counts), counts);
+    }
+  }
+}
+
+// A braced list mixing C++ types or kinds compiles and takes the default dtype of its
+// highest kind, as a Python list does (issue 32: asarray({1.0f, ivy::nan}) did not compile).
+TEST_P(Core, AsarrayOfAMixedList) {
+  auto a = ivy::asarray({1.0f, ivy::nan});
+  EXPECT_EQ(a.dtype(), ivy::default_float_dtype());
+  auto v = V<double>(a);
+  EXPECT_EQ(v[0], 1.0);
+  EXPECT_TRUE(std::isnan(v[1]));
+  EXPECT_EQ(ivy::asarray({1, 2.5}).dtype(), ivy::default_float_dtype());
+  EXPECT_EQ(V<double>(ivy::asarray({1, 2.5})), (std::vector<double>{1.0, 2.5}));
+  auto b = ivy::asarray({true, 2});
+  EXPECT_EQ(b.dtype(), ivy::default_int_dtype());
+  EXPECT_EQ(V<int>(b), (std::vector<int>{1, 2}));
+  EXPECT_EQ(ivy::asarray({1, 2.5f}, ivy::float64).dtype(), ivy::float64);
+  EXPECT_EQ(ivy::asarray({1.0, std::complex<double>(0, 1)}).dtype(), ivy::default_complex_dtype());
+  EXPECT_THROW(ivy::asarray({1.0, std::complex<double>(0, 1)}, ivy::float32), ivy::TypeError);
+  EXPECT_THROW(ivy::asarray({1, std::int64_t{300}}, ivy::int8), ivy::OverflowError);
+  // a list of one C++ type keeps that type's dtype
+  EXPECT_EQ(ivy::asarray({1.0f, 2.0f}).dtype(), ivy::float32);
+  EXPECT_EQ(ivy::asarray({1.0, 2.0}).dtype(), ivy::float64);
 }
 
 // vecdot's result has its operands' promoted dtype (issue 32), not the wider one sum gives

@@ -91,6 +91,26 @@ Data toy_regression() {
   return {x, y.unsqueeze(1)};
 }
 
+// The aliasing contract (issue 32, docs/semantics.md "Aliasing"): unwrap and wrap share the
+// buffer, so an in-place write through them is seen by the arrays on it, a zero-copy
+// to_backend included; to_tensor and from_tensor copy, so writes stay on their side.
+TEST(InteropTorch, UnwrapSharesToTensorCopies) {
+  ivy::Array x = ivy::asarray({1.0f, 2.0f}, std::nullopt, {}, ivy::Backend("xtensor"));
+  ivy::torch::to_tensor(x).mul_(10);  // a copy: x is unchanged
+  EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{1.0f, 2.0f}));
+  ivy::Array t = ivy::asarray({1.0f, 2.0f}, std::nullopt, {}, ivy::Backend("torch"));
+  ivy::torch::to_tensor(t).mul_(10);
+  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{1.0f, 2.0f}));
+  ivy::torch::unwrap(t).mul_(10);  // the same buffer: t changes (documented, not recommended)
+  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{10.0f, 20.0f}));
+  at::Tensor src = at::ones({2});
+  ivy::Array copied = ivy::torch::from_tensor(src), shared = ivy::torch::wrap(src);
+  src.add_(1);
+  EXPECT_EQ(copied.to_vector<float>(), (std::vector<float>{1.0f, 1.0f}));
+  EXPECT_EQ(shared.to_vector<float>(), (std::vector<float>{2.0f, 2.0f}));
+  EXPECT_THROW(ivy::torch::to_tensor(ivy::Array()), ivy::ValueError);
+}
+
 TEST(InteropTorch, IvyLayerGradientsMatchLibTorchAutograd) {
   torch::manual_seed(0);
   auto body = ivy_body();

@@ -151,6 +151,12 @@ at::Tensor unwrap(const Array& a) {
     throw ValueError(std::string("[torch::unwrap] array lives on backend ") + a.backend().name() + ", not torch");
   return torch_backend::tensor_of(a);
 }
+at::Tensor to_tensor(const Array& a) {
+  if (!a.defined()) throw ValueError("[torch::to_tensor] got an undefined array");
+  register_torch_backend();
+  return unwrap(a.impl()->backend == &torch_backend::kTorch ? a : to_backend(a, "torch")).clone();
+}
+Array from_tensor(const at::Tensor& t) { return wrap(t.clone()); }
 }  // namespace torch
 
 }  // namespace ivy

@@ -1,5 +1,6 @@
 // The torch backend's searching, sorting and set kernels (argmax, argmin, nonzero, where,
 // searchsorted, sort, argsort, unique, isin).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <tuple>
@@ -221,6 +222,45 @@ TORCH_KERNEL(unique) {
           out[3] = make_array(std::move(cnt), int64);
           return ptrs;
         });
+      };
+      if (visit_real_loop_types(x.scalar_type(), run)) return;
+    }
+    // shorter contiguous real CPU arrays: a stable sort of the indices with NaN last, each NaN
+    // its own value (as on xtensor; LibTorch 1.13's _unique2 miscounts NaN)
+    if (direct && x.device().is_cpu() && x.is_contiguous() && !x.is_neg() && x.numel() < (std::int64_t(1) << 32)) {
+      auto run = [&](auto tag) {
+        using V = decltype(tag);
+        const V* p = x.data_ptr<V>();
+        const std::int64_t N = x.numel();
+        std::vector<std::int64_t> order(static_cast<std::size_t>(N));
+        for (std::int64_t k = 0; k < N; ++k) order[k] = k;
+        auto is_nan = [](V v) { return v != v; };
+        std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) {
+          return p[i] < p[j] || (!is_nan(p[i]) && is_nan(p[j]));
+        });
+        auto head = [&](std::int64_t k) { return k == 0 || !(p[order[k]] == p[order[k - 1]]); };
+        std::int64_t U = 0;
+        for (std::int64_t k = 0; k < N; ++k) U += head(k);
+        at::Tensor vals = at::empty({U}, x.options()), first = at::empty({U}, x.options().dtype(at::kLong)),
+                   inv = at::empty(x.sizes(), x.options().dtype(at::kLong)),
+                   cnt = at::zeros({U}, x.options().dtype(at::kLong));
+        V* pv = vals.data_ptr<V>();
+        std::int64_t *pf = first.data_ptr<std::int64_t>(), *pi = inv.data_ptr<std::int64_t>(),
+                     *pc = cnt.data_ptr<std::int64_t>();
+        std::int64_t g = -1;
+        for (std::int64_t k = 0; k < N; ++k) {
+          if (head(k)) {
+            ++g;
+            pv[g] = p[order[k]];
+            pf[g] = order[k];
+          }
+          ++pc[g];
+          pi[order[k]] = g;
+        }
+        out[0] = make_array(std::move(vals), in[0].dtype());
+        out[1] = make_array(std::move(first), int64);
+        out[2] = make_array(inv.reshape(ref(spec[2].shape)), int64);
+        out[3] = make_array(std::move(cnt), int64);
       };
       if (visit_real_loop_types(x.scalar_type(), run)) return;
     }

@@ -32,6 +32,12 @@ class ValueError : public Error {
  public:
   using Error::Error;
 };
+// A scalar that the array's dtype cannot represent (int8 array + 300): a ValueError, raised
+// as Python's OverflowError by the bindings.
+class OverflowError : public ValueError {
+ public:
+  using ValueError::ValueError;
+};
 class IndexError : public Error {
  public:
   using Error::Error;

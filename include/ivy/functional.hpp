@@ -56,6 +56,11 @@ Array asarray(std::initializer_list<T> data, std::optional<DType> dtype = std::n
               Backend backend = {}) {
   return asarray(std::vector<T>(data), std::nullopt, dtype, device, backend);
 }
+// A list mixing kinds or C++ types ({1.0f, ivy::nan}, {1, 2.5}, {true, 2}): as a Python list,
+// its dtype is the default dtype of its highest kind (bool < int < float < complex) unless
+// dtype is given. A list of one C++ type takes the template above (that type's dtype).
+Array asarray(std::initializer_list<Scalar> data, std::optional<DType> dtype = std::nullopt, Device device = {},
+              Backend backend = {});
 template <class T>
 Array asarray(std::initializer_list<std::initializer_list<T>> rows, std::optional<DType> dtype = std::nullopt,
               Device device = {}, Backend backend = {}) {

@@ -72,6 +72,8 @@ void bind_errors(py::module_& m) {
       if (p) std::rethrow_exception(p);
     } catch (const ivy::TypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const ivy::OverflowError& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
     } catch (const ivy::ValueError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const ivy::IndexError& e) {

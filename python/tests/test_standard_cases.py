@@ -51,3 +51,29 @@ def test_pinv_and_matrix_rank_with_an_rtol_per_matrix(backend):
     assert abs(float(p[0, 1, 1]) - 1000.0) < 1e-6
     assert float(p[1, 1, 1]) == 0.0
     assert [int(v) for v in ivy.linalg.matrix_rank(x, rtol=rtol)] == [2, 1]
+
+
+def test_out_of_range_python_scalars_raise_overflow_error(backend):
+    x = ivy.asarray([1, 2], dtype=ivy.int8)
+    with pytest.raises(OverflowError, match=r"^\[add\] the scalar 300 is out of range for int8"):
+        x + 300
+    with pytest.raises(OverflowError, match=r"^\[add\]"):
+        ivy.asarray([1], dtype=ivy.int32) + 2**40
+    with pytest.raises(OverflowError, match=r"^\[where\]"):
+        ivy.where(ivy.asarray([True, False]), x, 300)
+    with pytest.raises(OverflowError, match=r"^\[full\]"):
+        ivy.full((2,), 300, dtype=ivy.int8)
+    assert [int(v) for v in x + 126] == [127, -128]
+    assert ivy.isdtype((x + 300.0).dtype, "real floating")
+
+
+def test_unique_counts_each_nan_on_short_arrays(backend):
+    x = ivy.asarray([3.0, math.nan, 1.0], dtype=ivy.float32)
+    u = ivy.unique_all(x)
+    assert [float(v) for v in u.values[:2]] == [1.0, 3.0] and math.isnan(float(u.values[2]))
+    assert [int(c) for c in u.counts] == [1, 1, 1]
+    assert [int(i) for i in u.indices] == [2, 0, 1]
+    rebuilt = [float(v) for v in ivy.take(u.values, u.inverse_indices, axis=0)]
+    assert rebuilt[0] == 3.0 and math.isnan(rebuilt[1]) and rebuilt[2] == 1.0
+    two = ivy.unique_counts(ivy.asarray([math.nan, math.nan], dtype=ivy.float64))
+    assert [int(c) for c in two.counts] == [1, 1]

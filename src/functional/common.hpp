@@ -29,12 +29,25 @@ inline std::int64_t norm_axis(std::int64_t axis, std::int64_t rank, const char* 
   return normalize_axis(axis, rank, op);
 }
 
+// An integer scalar must be representable in the integer dtype it is converted to (both
+// backends refuse, instead of one wrapping and the other failing); OverflowError otherwise.
+inline void check_scalar_fits(const Scalar& s, DType dt, const char* op) {
+  // (uint64 takes every bit pattern: a Scalar's 64 bits cannot tell -1 from 2^64 - 1, which
+  // is how the Python bindings pass integers above 2^63)
+  if (s.kind != Scalar::Int || !is_integer(dt) || dt == uint64) return;
+  const IInfo r = iinfo(dt);
+  if (s.i < r.min || (s.i > 0 && static_cast<std::uint64_t>(s.i) > r.max))
+    throw OverflowError(P(op) + "the scalar " + s.str() + " is out of range for " + dtype_name(dt) + " (" +
+                        std::to_string(r.min) + " to " + std::to_string(r.max) + ")");
+}
+
 // A 0-d array holding s, with the dtype the standard's scalar rules give next to `like`.
 inline Array scalar_like(const Scalar& s, const Array& like, const char* op) {
   Attrs a;
   attr::full w(a);  // shape () by default
   w.value = s;
   w.dtype = scalar_result_type(like.dtype(), s, op);
+  check_scalar_fits(s, w.dtype, op);
   return dispatch(OpId::full, std::span<const Array>(), a, like.backend());
 }
 

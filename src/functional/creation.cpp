@@ -130,9 +130,49 @@ Array full_named(const Shape& shape, Scalar fill_value, std::optional<DType> dty
   v.dtype = dtype ? *dtype : scalar_default(fill_value);
   if (fill_value.kind == Scalar::Complex && !is_complex(v.dtype))
     throw TypeError(P(name) + "a complex fill value needs a complex dtype, got " + dtype_name(v.dtype));
+  detail::check_scalar_fits(fill_value, v.dtype, name);
   return create(OpId::full, a, backend, device, name);
 }
 }  // namespace
+Array asarray(std::initializer_list<Scalar> data, std::optional<DType> dtype, Device device, Backend backend) {
+  Scalar::Kind kind = Scalar::Bool;
+  for (const Scalar& s : data) kind = std::max(kind, s.kind);
+  const DType dt = dtype ? *dtype
+                   : kind == Scalar::Bool  ? DType::bool_
+                   : kind == Scalar::Int   ? default_int_dtype()
+                   : kind == Scalar::Float ? default_float_dtype()
+                                           : default_complex_dtype();
+  if (kind == Scalar::Complex && !is_complex(dt))
+    throw TypeError(P("asarray") + "a list with complex numbers needs a complex dtype, got " + dtype_name(dt));
+  const Shape shape{static_cast<std::int64_t>(data.size())};
+  switch (kind) {
+    case Scalar::Bool: {
+      std::vector<bool> v;
+      for (const Scalar& s : data) v.push_back(s.b);
+      return asarray(v, shape, dt, device, backend);
+    }
+    case Scalar::Int: {
+      std::vector<std::int64_t> v;
+      for (const Scalar& s : data) {
+        detail::check_scalar_fits(s, dt, "asarray");
+        v.push_back(s.i);
+      }
+      return asarray(v.data(), int64, shape, dt, device, backend);
+    }
+    case Scalar::Float: {
+      std::vector<double> v;
+      for (const Scalar& s : data) v.push_back(s.d);
+      return asarray(v.data(), float64, shape, dt, device, backend);
+    }
+    case Scalar::Complex: {
+      std::vector<std::complex<double>> v;
+      for (const Scalar& s : data) v.push_back(s.c);
+      return asarray(v.data(), complex128, shape, dt, device, backend);
+    }
+  }
+  throw TypeError(P("asarray") + "bad scalar kind");
+}
+
 Array full(const Shape& shape, Scalar fill_value, std::optional<DType> dtype, Device device, Backend backend) {
   return full_named(shape, fill_value, dtype, device, backend, "full");
 }
