@@ -607,6 +607,52 @@ TEST_P(Core, UniqueWithNaNOnShortAndLongArrays) {
   }
 }
 
+// Complex functions give the standard's special values on every backend (issue 32: LibTorch
+// differed at infinities, NaN and signed zeros; the torch backend now recomputes those
+// elements as the xtensor backend computes every element).
+TEST_P(Core, ComplexSpecialValuesFollowTheStandard) {
+  using C = std::complex<double>;
+  const double inf = INFINITY, pi = M_PI;
+  auto one = [](ivy::Array (*f)(const ivy::Array&), C z) {
+    return ivy::astype(f(ivy::asarray(std::vector<C>{z})), ivy::complex128).to_vector<C>()[0];
+  };
+  auto same = [](C got, C want) {
+    return got.real() == want.real() && got.imag() == want.imag() &&
+           std::signbit(got.real()) == std::signbit(want.real()) && std::signbit(got.imag()) == std::signbit(want.imag());
+  };
+  EXPECT_TRUE(same(one(ivy::acos, C(0.0, 0.0)), C(pi / 2, -0.0)));
+  EXPECT_TRUE(same(one(ivy::acos, C(inf, 1.0)), C(0.0, -inf)));
+  EXPECT_TRUE(same(one(ivy::acos, C(-inf, inf)), C(3 * pi / 4, -inf)));
+  EXPECT_TRUE(same(one(ivy::exp, C(inf, 0.0)), C(inf, 0.0)));
+  EXPECT_TRUE(same(one(ivy::exp, C(-inf, 2.0)), C(0.0 * std::cos(2.0), 0.0 * std::sin(2.0))));
+  EXPECT_TRUE(same(one(ivy::expm1, C(inf, 0.0)), C(inf, 0.0)));
+  EXPECT_TRUE(same(one(ivy::log1p, C(-2.0, -0.0)), C(0.0, -pi)));
+  EXPECT_TRUE(same(one(ivy::atan, C(0.0, 1.0)), C(0.0, inf)));
+  EXPECT_TRUE(same(one(ivy::tanh, C(inf, -2.0)), C(1.0, -0.0)));
+  // ordinary arguments are unchanged: exp(1 + 1j)
+  C e = one(ivy::exp, C(1.0, 1.0));
+  EXPECT_NEAR(e.real(), std::exp(1.0) * std::cos(1.0), 1e-15);
+  EXPECT_NEAR(e.imag(), std::exp(1.0) * std::sin(1.0), 1e-15);
+}
+
+// var and std of a 0-d array (or over no axes) propagate NaN and infinities (issue 32: torch
+// gave 0 for a 0-d NaN).
+TEST_P(Core, VarianceOfSingleSamplesPropagatesNaN) {
+  for (auto dt : {ivy::float32, ivy::float64}) {
+    auto x = ivy::astype(ivy::asarray(std::vector<double>{NAN}, ivy::Shape{}), dt);
+    EXPECT_TRUE(std::isnan(ivy::astype(ivy::std(x), ivy::float64).item<double>()));
+    EXPECT_TRUE(std::isnan(ivy::astype(ivy::var(x), ivy::float64).item<double>()));
+    auto v = ivy::astype(ivy::asarray(std::vector<double>{1.5, INFINITY, NAN}), dt);
+    auto r = V<double>(ivy::var(v, std::vector<std::int64_t>{}));
+    EXPECT_EQ(r[0], 0.0);
+    EXPECT_TRUE(std::isnan(r[1]));
+    EXPECT_TRUE(std::isnan(r[2]));
+    EXPECT_EQ(ivy::astype(ivy::std(ivy::astype(ivy::asarray(std::vector<double>{2.0}, ivy::Shape{}), dt)), ivy::float64)
+                  .item<double>(),
+              0.0);
+  }
+}
+
 // A braced list mixing C++ types or kinds compiles and takes the default dtype of its
 // highest kind, as a Python list does (issue 32: asarray({1.0f, ivy::nan}) did not compile).
 TEST_P(Core, AsarrayOfAMixedList) {

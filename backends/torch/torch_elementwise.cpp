@@ -5,6 +5,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "complex_special.hpp"
 #include "cpu_isa.hpp"
 #include "npy_kernels.hpp"
 #include "torch_common.hpp"
@@ -51,6 +52,36 @@ void unary_kernel(const char* op, const Array* in, int n, const OutSpec* spec, A
     }
   });
 }
+// The standard's special values of complex functions (LibTorch's differ at infinities, NaN
+// and signed zeros): on the direct path, the elements with a component that is infinite, NaN
+// or zero are recomputed with complex_special.hpp (as the xtensor backend computes them all).
+// r is the fresh result of fn on x, same complex dtype, not yet shared.
+at::Tensor fix_complex_special(cpu::complex_special::Fn fn, const at::Tensor& x, at::Tensor r) {
+  if (!r.is_complex() || !x.device().is_cpu() || x.scalar_type() != r.scalar_type() || x.numel() != r.numel())
+    return r;
+  const at::Tensor xc = x.resolve_conj().contiguous();
+  if (!r.is_contiguous()) r = r.contiguous();
+  auto run = [&](auto* px, auto* pr) {
+    for (std::int64_t i = 0, n = xc.numel(); i < n; ++i)
+      if (cpu::complex_special::covered(px[i])) pr[i] = cpu::complex_special::eval(fn, px[i]);
+  };
+  if (r.scalar_type() == at::kComplexFloat)
+    run(reinterpret_cast<const std::complex<float>*>(xc.data_ptr<c10::complex<float>>()),
+        reinterpret_cast<std::complex<float>*>(r.data_ptr<c10::complex<float>>()));
+  else if (r.scalar_type() == at::kComplexDouble)
+    run(reinterpret_cast<const std::complex<double>*>(xc.data_ptr<c10::complex<double>>()),
+        reinterpret_cast<std::complex<double>*>(r.data_ptr<c10::complex<double>>()));
+  return r;
+}
+template <UnaryFn native, UnaryFn direct_fn, cpu::complex_special::Fn fn>
+void complex_special_kernel(const char* op, const Array* in, int n, const OutSpec* spec, Array* out) {
+  run_kernel(op, in, n, [&](bool direct) {
+    const Input x = input_as(in[0], compute_dtype(spec[0].dtype));
+    at::Tensor r = direct ? direct_fn(*x) : native(*x);
+    if (direct && r.is_complex()) r = fix_complex_special(fn, *x, std::move(r));
+    out[0] = make_array_cast(std::move(r), spec[0].dtype);
+  });
+}
 template <BinaryFn native, BinaryFn direct_fn, Operands operands>
 void binary_kernel(const char* op, const Array* in, int n, const OutSpec* spec, Array* out) {
   run_kernel(op, in, n, [&](bool direct) {
@@ -71,32 +102,38 @@ void binary_kernel(const char* op, const Array* in, int n, const OutSpec* spec, 
 // k_<name> of an elementwise primitive, from the native function <name> of either path.
 #define UNARY_KERNEL(name, operands) \
   TORCH_KERNEL(name) { unary_kernel<&torch::name, &direct::name, Operands::operands>(#name, in, n, spec, out); }
+// an elementwise function with complex special values (complex_special.hpp)
+#define COMPLEX_SPECIAL_KERNEL(name)                                                                     \
+  TORCH_KERNEL(name) {                                                                                   \
+    complex_special_kernel<&torch::name, &direct::name, cpu::complex_special::Fn::name>(#name, in, n, spec, \
+                                                                                        out);            \
+  }
 #define BINARY_KERNEL(name, operands) \
   TORCH_KERNEL(name) { binary_kernel<&torch::name, &direct::name, Operands::operands>(#name, in, n, spec, out); }
 
 UNARY_KERNEL(abs, as_given)
-UNARY_KERNEL(acos, compute_dtype)
-UNARY_KERNEL(acosh, compute_dtype)
-UNARY_KERNEL(asin, compute_dtype)
-UNARY_KERNEL(asinh, compute_dtype)
-UNARY_KERNEL(atan, compute_dtype)
-UNARY_KERNEL(atanh, compute_dtype)
+COMPLEX_SPECIAL_KERNEL(acos)
+COMPLEX_SPECIAL_KERNEL(acosh)
+COMPLEX_SPECIAL_KERNEL(asin)
+COMPLEX_SPECIAL_KERNEL(asinh)
+COMPLEX_SPECIAL_KERNEL(atan)
+COMPLEX_SPECIAL_KERNEL(atanh)
 UNARY_KERNEL(bitwise_invert, compute_dtype)
 UNARY_KERNEL(ceil, compute_dtype)
 UNARY_KERNEL(conj, compute_dtype)
-UNARY_KERNEL(cos, compute_dtype)
-UNARY_KERNEL(cosh, compute_dtype)
-UNARY_KERNEL(exp, compute_dtype)
-UNARY_KERNEL(expm1, compute_dtype)
+COMPLEX_SPECIAL_KERNEL(cos)
+COMPLEX_SPECIAL_KERNEL(cosh)
+COMPLEX_SPECIAL_KERNEL(exp)
+COMPLEX_SPECIAL_KERNEL(expm1)
 UNARY_KERNEL(floor, compute_dtype)
 UNARY_KERNEL(imag, as_given)
 UNARY_KERNEL(isfinite, as_given)
 UNARY_KERNEL(isinf, as_given)
 UNARY_KERNEL(isnan, as_given)
-UNARY_KERNEL(log, compute_dtype)
-UNARY_KERNEL(log1p, compute_dtype)
-UNARY_KERNEL(log2, compute_dtype)
-UNARY_KERNEL(log10, compute_dtype)
+COMPLEX_SPECIAL_KERNEL(log)
+COMPLEX_SPECIAL_KERNEL(log1p)
+COMPLEX_SPECIAL_KERNEL(log2)
+COMPLEX_SPECIAL_KERNEL(log10)
 UNARY_KERNEL(logical_not, as_given)
 UNARY_KERNEL(negative, compute_dtype)
 UNARY_KERNEL(positive, compute_dtype)
@@ -105,12 +142,12 @@ UNARY_KERNEL(reciprocal, compute_dtype)
 UNARY_KERNEL(round, compute_dtype)
 UNARY_KERNEL(sign, compute_dtype)
 UNARY_KERNEL(signbit, as_given)
-UNARY_KERNEL(sin, compute_dtype)
-UNARY_KERNEL(sinh, compute_dtype)
+COMPLEX_SPECIAL_KERNEL(sin)
+COMPLEX_SPECIAL_KERNEL(sinh)
 UNARY_KERNEL(square, compute_dtype)
-UNARY_KERNEL(sqrt, compute_dtype)
-UNARY_KERNEL(tan, compute_dtype)
-UNARY_KERNEL(tanh, compute_dtype)
+COMPLEX_SPECIAL_KERNEL(sqrt)
+COMPLEX_SPECIAL_KERNEL(tan)
+COMPLEX_SPECIAL_KERNEL(tanh)
 UNARY_KERNEL(trunc, compute_dtype)
 
 BINARY_KERNEL(add, compute_dtype)

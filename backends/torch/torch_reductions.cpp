@@ -90,8 +90,10 @@ void extreme_kernel(const char* op, const Array* in, int n, const Attrs& a, cons
 at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
   const auto p = attr::reduce_var(a);
   at::Tensor x = *input_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
-  if (no_reduction(xin, p))  // every element is its own sample of size 1
-    return at::div(at::zeros(x.sizes(), at::TensorOptions().dtype(storage_type(out))), 1.0 - p.correction);
+  if (no_reduction(xin, p)) {  // every element is its own sample of size 1: |x - x|^2 is 0, or NaN for NaN/inf
+    at::Tensor dev = at::abs(x - x);
+    return at::div(dev * dev, 1.0 - p.correction).to(storage_type(out));
+  }
   auto dims = red_dims(xin, p);
   int64_t count = 1;
   for (auto d : dims) count *= x.size(d);

@@ -11,6 +11,7 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xoperation.hpp>
 
+#include "complex_special.hpp"
 #include "cpu_loops.hpp"
 #include "npy_kernels.hpp"
 #include "npy_scalar.hpp"
@@ -134,16 +135,17 @@ template <class T> inline constexpr bool is_int_v = std::is_integral_v<T> && !st
 template <class T> inline constexpr bool is_realf_v = std::is_floating_point_v<T>;
 
 // ---------------------------------------------------------------- scalar helpers
+namespace cs = cpu::complex_special;
 template <class T> T s_expm1(T v) {
-  if constexpr (is_cplx_v<T>) return std::exp(v) - T(1);
+  if constexpr (is_cplx_v<T>) return cs::eval(cs::Fn::expm1, v);
   else return std::expm1(v);
 }
 template <class T> T s_log1p(T v) {
-  if constexpr (is_cplx_v<T>) return std::log(T(1) + v);
+  if constexpr (is_cplx_v<T>) return cs::eval(cs::Fn::log1p, v);
   else return std::log1p(v);
 }
 template <class T> T s_log2(T v) {
-  if constexpr (is_cplx_v<T>) return std::log(v) / static_cast<real_t<T>>(std::numbers::ln2);
+  if constexpr (is_cplx_v<T>) return cs::eval(cs::Fn::log2, v);
   else return std::log2(v);
 }
 template <class T> bool s_isnan(T v) {
@@ -392,15 +394,10 @@ UNARY_XT_VM(sin, sin)
 UNARY_XT_VM(sinh, sinh)
 UNARY_XT(sqrt, sqrt)
 UNARY_XT_VM(tan, tan)
-// tanh: as UNARY_XT_VM, but a complex argument with an infinite real part and a finite
-// imaginary part gives +-1 + 0j with the zero signed as the imaginary part, as the standard
-// lists it (libm's ctanh signs that zero as sin(2 imag)).
+// tanh: as UNARY_XT_VM, with the standard's complex values (complex_special.hpp).
 template <class T>
 T tanh_standard(T v) {
-  if constexpr (is_cplx_v<T>) {
-    using R = typename T::value_type;
-    if (std::isinf(v.real()) && std::isfinite(v.imag())) return T(std::copysign(R(1), v.real()), std::copysign(R(0), v.imag()));
-  }
+  if constexpr (is_cplx_v<T>) return cs::eval(cs::Fn::tanh, v);
   using std::tanh;
   return tanh(v);
 }

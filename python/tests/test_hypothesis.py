@@ -1504,11 +1504,6 @@ def test_asarray_roundtrip(backend, data):
 # Bugs this suite found, each pinned by a direct test (the property tests above cover the
 # same ground with random data). Behaviour of LibTorch itself that ivy does not correct is
 # xfail(strict=True) below: a fix makes it XPASS and fail, so the marker has to go.
-def _torch_only(backend):
-    if backend != "torch":
-        pytest.skip("a torch backend case")
-
-
 @pytest.mark.parametrize("fn", ["sum", "prod", "cumulative_sum", "cumulative_prod"])
 @pytest.mark.parametrize("dtype", ["int16", "int32", "uint8"])
 def test_int_accumulator_dtype(backend, fn, dtype):
@@ -1584,21 +1579,44 @@ def test_int_of_bool_is_int(backend):
     assert r == 1 and type(r) is int
 
 
-@pytest.mark.xfail(strict=True, reason="torch: atan at its poles (+-1j) gives nan+nanj; the standard "
-                   "(atan(z) = -i*atanh(i*z), atanh(1+0j) = inf+0j) gives 0+-infj as NumPy and xtensor do")
-def test_known_torch_complex_atan_pole(backend):
-    _torch_only(backend)
+def test_complex_atan_pole(backend):
+    """atan at its poles (+-1j) is 0 +- inf j as the standard (atan(z) = -i atanh(i z)) and
+    NumPy have it (LibTorch gives nan+nanj; ivy recomputes such elements, issue 32)."""
     a = np.array([1j, -1j], np.complex128)
     with np.errstate(all="ignore"):
         exact(ivy.atan(ivy.asarray(a)), np.arctan(a), "complex128")
 
 
-@pytest.mark.xfail(strict=True, reason="torch: complex functions ignore the sign of a zero component on "
-                   "their branch cuts (the standard follows C99: log1p(-2-0j) = log(1)-pi*j, "
-                   "atan(+0+2j) has real part +pi/2); NumPy and xtensor agree with the standard")
 @pytest.mark.parametrize("fn,z", [("log1p", complex(-2.0, -0.0)), ("atan", complex(0.0, 2.0))])
-def test_known_torch_branch_cut_signed_zero(backend, fn, z):
-    _torch_only(backend)
+def test_complex_branch_cut_signed_zero(backend, fn, z):
+    """The sign of a zero component picks the side of a branch cut, as in C99 and NumPy:
+    log1p(-2-0j) = log(1) - pi j, atan(+0+2j) has real part +pi/2 (LibTorch ignores it)."""
     a = np.array([z], np.complex64)
     exact_close = getattr(np, {"atan": "arctan"}.get(fn, fn))(a)
     assert_same(getattr(ivy, fn)(ivy.asarray(a)), exact_close, "complex64")
+
+
+@pytest.mark.parametrize("fn", ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "expm1",
+                                "log", "log1p", "log2", "log10", "sin", "sinh", "sqrt", "tan", "tanh"])
+def test_complex_special_values_agree_across_backends(fn):
+    """At infinities, NaN and signed zeros the complex functions give the same values, bit for
+    bit, on every backend (the standard's tables; complex_special.hpp)."""
+    vals = [0.0, -0.0, 1.0, -1.5, math.inf, -math.inf, math.nan]
+    a = np.array([complex(r, i) for r in vals for i in vals], np.complex128)
+    got = {}
+    for b in ivy.available_backends():
+        with ivy.BackendScope(b):
+            got[b] = to_np(getattr(ivy, fn)(ivy.asarray(a)))
+    # the covered arguments (a component infinite, NaN or zero) bit for bit; the others to
+    # rounding (each backend's own accurate implementation)
+    covered = ~np.isfinite(a.real) | ~np.isfinite(a.imag) | (a.real == 0) | (a.imag == 0)
+    ref = got[next(iter(got))]
+    for b, v in got.items():
+        np.testing.assert_allclose(v[~covered], ref[~covered], rtol=1e-15, atol=0, err_msg=f"{fn} on {b}")
+        v, ref_c = v[covered], ref[covered]
+        for part in ("real", "imag"):
+            p, r = getattr(v, part), getattr(ref_c, part)
+            np.testing.assert_array_equal(np.isnan(p), np.isnan(r), err_msg=f"{fn} {part} on {b}")
+            keep = ~np.isnan(r)
+            np.testing.assert_array_equal(p[keep], r[keep], err_msg=f"{fn} {part} on {b}")
+            np.testing.assert_array_equal(np.signbit(p[keep]), np.signbit(r[keep]), err_msg=f"{fn} {part} on {b}")
