@@ -6,11 +6,14 @@
 // clears --clearance. Writes a top-down and a side view with the initial and final paths.
 // Last line: drone: collision-free=yes|no iterations=N length=L min_sdf=D
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
+#include <functional>
 #include <exception>
 #include <string>
 #include <vector>
 
+#include "ivy/compile.hpp"
 #include "ivy/ivy.hpp"
 #include "ivy/mech.hpp"
 #include "ivy/robot.hpp"
@@ -66,6 +69,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-iterations", max_iterations, "give up after this many steps")->check(CLI::PositiveNumber);
   app.add_option("--queries", num_queries, "poses sampled along the path")->check(CLI::Range(2, 100000));
   app.add_option("--svg", svg, "where to write the plot (empty: none)");
+  bool compiled = false;
+  app.add_flag("--compile", compiled, "run each step as one graph compiled by ivy::compile");
   CLI11_PARSE(app, argc, argv);
   try {
     ivy::BackendScope scope(ivy::Backend(backend_name.c_str()));
@@ -83,19 +88,34 @@ int main(int argc, char** argv) {
     Array middle = planner.start + t * (planner.goal - planner.start);
     const Array initial_path = planner.path(middle);
 
+    // one step's values: the cost, its gradient and the smallest SDF along the path (eager, or
+    // traced and compiled once by ivy::compile with --compile)
     auto value_and_grad = ivy::value_and_grad([&](const Array& m) { return planner.cost(m); });
+    auto step_eager = [&](const std::vector<Array>& in) -> std::vector<Array> {
+      auto [cost, g] = value_and_grad(in[0]);
+      return {cost, g, ivy::min(planner.body_sdf(planner.path(in[0] - lr * g)))};
+    };
+    std::function<std::vector<Array>(const std::vector<Array>&)> step = step_eager;
+    if (compiled) step = ivy::compile(step_eager);
     int iterations = 0;
     double min_sdf = scalar(ivy::min(planner.body_sdf(initial_path)));
+    const auto t0 = std::chrono::steady_clock::now();
     std::printf("drone: backend %s, %s, initial length %.3f, min sdf %.3f\n", backend_name.c_str(), dtype_name.c_str(),
                 scalar(Planner::length(initial_path)), min_sdf);
+    double first_ms = 0;
     while (min_sdf < clearance && iterations < max_iterations) {
-      auto [cost, g] = value_and_grad(middle);
-      middle = middle - lr * g;
+      std::vector<Array> r = step({middle});  // cost, gradient, min SDF after the step
+      middle = middle - lr * r[1];
       ++iterations;
-      min_sdf = scalar(ivy::min(planner.body_sdf(planner.path(middle))));
+      min_sdf = scalar(r[2]);
+      if (iterations == 1)
+        first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (iterations % 10 == 0 || min_sdf >= clearance)
-        std::printf("  iteration %3d: cost %.4f, min sdf %.4f\n", iterations, scalar(cost), min_sdf);
+        std::printf("  iteration %3d: cost %.4f, min sdf %.4f\n", iterations, scalar(r[0]), min_sdf);
     }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("drone: %d iterations in %.1f ms (%s): the first %.2f ms, the others %.3f ms each\n", iterations, ms,
+                compiled ? "compiled" : "eager", first_ms, iterations > 1 ? (ms - first_ms) / (iterations - 1) : 0.0);
     const Array final_path = planner.path(middle);
     const double length = scalar(Planner::length(final_path));
 
