@@ -787,8 +787,7 @@ TEST(CoreSpellings, LongLongReadsAndStringBackendNames) {
     EXPECT_EQ(x.backend(), b);
     EXPECT_EQ(x.to_vector<long long>(), (std::vector<long long>{0, 1, 2}));
     EXPECT_EQ(ivy::sum(x).item<long long>(), 3LL);
-    if (name == "xtensor")  // (torch has no uint64 yet: issue 32)
-      EXPECT_EQ(x.to_vector<unsigned long long>(), (std::vector<unsigned long long>{0, 1, 2}));
+    EXPECT_EQ(x.to_vector<unsigned long long>(), (std::vector<unsigned long long>{0, 1, 2}));
   }
 }
 

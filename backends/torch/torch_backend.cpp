@@ -5,6 +5,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cstring>
+#include <limits>
 #include <mutex>
 
 #include "torch_common.hpp"
@@ -18,6 +19,37 @@ at::Tensor wrap_unsigned_slow(const at::Tensor& t, DType d) {
   if (d == uint16) return at::bitwise_and(t, 0xFFFF);
   return at::bitwise_and(t, static_cast<int64_t>(0xFFFFFFFFLL));
 }
+at::Tensor u64_to_floating(const at::Tensor& t, at::ScalarType target) {
+  // one rounding per element (C's conversion, as NumPy's): float32 directly, the others
+  // through float64 (float16/bfloat16 as LibTorch converts a double; complex exactly)
+  const at::Tensor c = t.cpu().contiguous();
+  const auto* p = reinterpret_cast<const std::uint64_t*>(c.data_ptr<std::int64_t>());
+  const std::int64_t n = c.numel();
+  at::Tensor r;
+  if (target == at::kFloat || target == at::kComplexFloat) {
+    r = at::empty(c.sizes(), at::TensorOptions().dtype(at::kFloat));
+    auto* o = r.data_ptr<float>();
+    for (std::int64_t i = 0; i < n; ++i) o[i] = static_cast<float>(p[i]);
+  } else {
+    r = at::empty(c.sizes(), at::TensorOptions().dtype(at::kDouble));
+    auto* o = r.data_ptr<double>();
+    for (std::int64_t i = 0; i < n; ++i) o[i] = static_cast<double>(p[i]);
+  }
+  if (r.scalar_type() != target) r = r.to(target);
+  return t.device().is_cpu() ? r : r.to(t.device());
+}
+at::Tensor floating_to_u64(const at::Tensor& t) {
+  // values below 2^63 convert as to int64 (negative ones wrap, as on NumPy's x86 builds);
+  // those at or above it as (x - 2^63) with the top bit set
+  const at::Tensor x = (t.is_complex() ? at::real(t) : t).to(at::kDouble);
+  constexpr double k2p63 = 9223372036854775808.0;
+  const at::Tensor big = at::ge(x, k2p63);
+  at::Tensor r = x.to(at::kLong);
+  if (at::any(big).item<bool>())
+    r = at::where(big, at::bitwise_xor(at::sub(x, k2p63).to(at::kLong), std::numeric_limits<std::int64_t>::min()), r);
+  return r;
+}
+at::Tensor u64_order(const at::Tensor& t) { return at::bitwise_xor(t, std::numeric_limits<std::int64_t>::min()); }
 
 namespace {
 
@@ -82,6 +114,10 @@ void to_host(const Array& x, void* dst) {
 void* data_ptr(const Array& x) {
   const at::Tensor& t = tensor_of(x);
   if (widened(x.dtype()) || !t.is_contiguous() || t.is_cuda() || t.is_conj() || t.is_neg()) return nullptr;
+  if (t.numel() == 0) {  // LibTorch's data pointer is null: any aligned address (nothing is read)
+    alignas(16) static unsigned char none[16];
+    return none;
+  }
   return t.data_ptr();
 }
 Array wrap(void* data, const Shape& shape, DType d, std::shared_ptr<void> owner) {
@@ -105,7 +141,6 @@ std::vector<Device> devices() {
 }
 
 const Unsupported kUnsupported[] = {
-    {nullptr, uint64, "LibTorch 1.13 has no uint64 dtype and int64 storage cannot hold its range"},
     {"nextafter", float16, "LibTorch 1.13 has no float16 nextafter kernel on CPU"},
     {"nextafter", bfloat16, "LibTorch 1.13 has no bfloat16 nextafter kernel on CPU"},
 };

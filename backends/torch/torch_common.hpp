@@ -40,17 +40,16 @@ extern BackendImpl kTorch;  // torch_backend.cpp
 
 // ---- dtypes
 // LibTorch 1.13 has no uint16/uint32/uint64: uint16 and uint32 are stored widened in
-// int32/int64 and wrapped back after arithmetic; uint64 is unsupported (see the backend's
-// unsupported list).
+// int32/int64 and wrapped back after arithmetic; uint64 is stored in int64 with the unsigned
+// bit pattern (the kernels whose int64 result differs from the uint64 one, ordering,
+// division, shifts, conversion to floating types, take the unsigned path: u64_* below).
 [[noreturn]] at::ScalarType storage_type_unsupported(DType d);
-// Storage type of each ivy dtype (DType order); uint64 has none.
+// Storage type of each ivy dtype (DType order).
 inline constexpr at::ScalarType kStorage[kNumDTypes] = {
     at::kBool, at::kChar, at::kShort, at::kInt, at::kLong, at::kByte, at::kInt /* uint16 */, at::kLong /* uint32 */,
-    at::kLong /* uint64: unused */, at::kHalf, at::kBFloat16, at::kFloat, at::kDouble, at::kComplexFloat,
+    at::kLong /* uint64: its bits */, at::kHalf, at::kBFloat16, at::kFloat, at::kDouble, at::kComplexFloat,
     at::kComplexDouble};
-inline at::ScalarType storage_type(DType d) {
-  return d == uint64 ? storage_type_unsupported(d) : kStorage[static_cast<int>(d)];
-}
+inline at::ScalarType storage_type(DType d) { return kStorage[static_cast<int>(d)]; }
 inline bool widened(DType d) { return d == uint16 || d == uint32; }
 // Wrap a tensor's values into the range of a widened unsigned dtype.
 at::Tensor wrap_unsigned_slow(const at::Tensor& t, DType d);
@@ -58,11 +57,27 @@ inline at::Tensor wrap_unsigned(at::Tensor t, DType d) {
   if (widened(d)) return wrap_unsigned_slow(t, d);
   return t;
 }
-// Cast storage to the ivy dtype `d`.
+// uint64 (torch_backend.cpp): int64 storage holding uint64 bits converted exactly (as C's
+// uint64 -> float/double, NumPy's) to the floating or complex storage type `target`; a
+// floating/complex tensor converted to uint64 bits (values at or above 2^63 too).
+at::Tensor u64_to_floating(const at::Tensor& t, at::ScalarType target);
+at::Tensor floating_to_u64(const at::Tensor& t);
+// The order-preserving map of uint64 bits to int64 (its own inverse): x ^ 2^63, so that
+// LibTorch's signed comparisons, sorts and extremes give the unsigned order.
+at::Tensor u64_order(const at::Tensor& t);
+// Cast storage to the ivy dtype `d` (a tensor that does not hold uint64 bits).
 inline at::Tensor cast(const at::Tensor& t, DType d) {
   auto target = storage_type(d);
+  if (d == uint64 && (t.is_floating_point() || t.is_complex())) [[unlikely]]
+    return floating_to_u64(t);
   at::Tensor r = t.scalar_type() == target ? t : t.to(target);
   return widened(d) ? wrap_unsigned(r, d) : r;
+}
+// Cast storage of ivy dtype `from` to the ivy dtype `d`.
+inline at::Tensor cast_from(const at::Tensor& t, DType from, DType d) {
+  if (from == uint64 && is_floating(d)) [[unlikely]]
+    return u64_to_floating(t, storage_type(d));
+  return cast(t, d);
 }
 
 // ---- arrays
@@ -120,7 +135,16 @@ class Input {
 };
 inline Input input_as(const Array& a, DType d) {
   if (a.dtype() == d) return Input(tensor_of(a));
-  return Input(cast(tensor_of(a), d));
+  return Input(cast_from(tensor_of(a), a.dtype(), d));
+}
+// A kernel `k` of one uint64 input run on its bits mapped by u64_order (labelled int64), so
+// that LibTorch's signed order is the unsigned one; the first output mapped back to uint64
+// when it holds values (sort, unique, max, min), not when indices (argsort, argmax, argmin).
+inline void u64_ordered(void (*k)(const Array*, int, const Attrs&, const OutSpec*, Array*), const Array* in,
+                        const Attrs& a, const OutSpec* spec, Array* out, bool values) {
+  const Array tmp[1] = {handle(u64_order(tensor_of(in[0])), int64)};
+  k(tmp, 1, a, spec, out);
+  if (values) out[0] = handle(u64_order(tensor_of(out[0])), uint64);
 }
 inline at::TensorOptions tensor_options(DType d) { return at::TensorOptions().dtype(storage_type(d)); }
 inline std::vector<int64_t> to_vector(const Dims& d) { return {d.begin(), d.end()}; }

@@ -88,7 +88,18 @@ TORCH_KERNEL(full) {
   run_kernel("full", in, n, [&](bool direct) {
     const auto p = attr::full(a);
     const DType d = spec[0].dtype;
-    out[0] = make_array(ATEN_CALL(full, ref(p.shape), to_at_scalar(p.value), tensor_options(d)), d);
+    // a float fill value rounded to the dtype first, as NumPy's conversion (LibTorch refuses a
+    // double beyond the type's largest value that rounds to it, or to infinity)
+    at::Scalar v = to_at_scalar(p.value);
+    if (p.value.kind == Scalar::Float && (d == float32 || d == float16 || d == bfloat16)) {
+      const float f = static_cast<float>(p.value.d);
+      v = at::Scalar(d == float16    ? static_cast<double>(static_cast<float>(c10::Half(f)))
+                     : d == bfloat16 ? static_cast<double>(static_cast<float>(c10::BFloat16(f)))
+                                     : static_cast<double>(f));
+    }
+    else if (p.value.kind == Scalar::Complex && d == complex64)
+      v = at::Scalar(c10::complex<double>(static_cast<float>(p.value.c.real()), static_cast<float>(p.value.c.imag())));
+    out[0] = make_array(ATEN_CALL(full, ref(p.shape), v, tensor_options(d)), d);
   });
 }
 TORCH_KERNEL(arange) {
@@ -206,7 +217,11 @@ TORCH_KERNEL(astype) {
   run_kernel("astype", in, n, [&](bool direct) {
     const at::Tensor& x = tensor_of(in[0]);
     const DType d = spec[0].dtype;
-    if (x.scalar_type() == storage_type(d))  // same storage type: a copy, or the range wrap (also a new tensor)
+    if (in[0].dtype() == uint64 && is_floating(d)) [[unlikely]]  // exact, as NumPy's
+      out[0] = make_array(u64_to_floating(x, storage_type(d)), d);
+    else if (d == uint64 && (x.is_floating_point() || x.is_complex())) [[unlikely]]  // values >= 2^63 too
+      out[0] = make_array(floating_to_u64(x), d);
+    else if (x.scalar_type() == storage_type(d))  // same storage type: a copy, or the range wrap (also a new tensor)
       out[0] = make_array(widened(d) ? cast(x, d) : ATEN_CALL(clone, x), d);
     else  // what Tensor::to does for another dtype
       out[0] = make_array_cast(ATEN_CALL(_to_copy, x, tensor_options(d)), d);

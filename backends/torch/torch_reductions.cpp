@@ -161,8 +161,16 @@ TORCH_KERNEL(mean) {
     else out[0] = make_array(ATEN_CALL(mean, x, red_ref(in[0], p), p.keepdims), spec[0].dtype);
   });
 }
-TORCH_KERNEL(max) { extreme_kernel<true>("max", in, n, a, spec, out); }
-TORCH_KERNEL(min) { extreme_kernel<false>("min", in, n, a, spec, out); }
+TORCH_KERNEL(max) {
+  if (in[0].dtype() == uint64) [[unlikely]]
+    return u64_ordered(&k_max, in, a, spec, out, true);
+  extreme_kernel<true>("max", in, n, a, spec, out);
+}
+TORCH_KERNEL(min) {
+  if (in[0].dtype() == uint64) [[unlikely]]
+    return u64_ordered(&k_min, in, a, spec, out, true);
+  extreme_kernel<false>("min", in, n, a, spec, out);
+}
 TORCH_KERNEL(var) {
   run_kernel("var", in, n, [&](bool) { out[0] = make_array(variance(in[0], a, spec[0].dtype), spec[0].dtype); });
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "cpu_loops.hpp"
@@ -133,11 +134,15 @@ at::Tensor isin_loop(const at::Tensor& x, const at::Tensor& t, bool invert) {
 }  // namespace
 
 TORCH_KERNEL(argmax) {
+  if (in[0].dtype() == uint64) [[unlikely]]
+    return u64_ordered(&k_argmax, in, a, spec, out, false);
   run_kernel("argmax", in, n, [&](bool direct) {
     out[0] = make_array(arg_reduce(tensor_of(in[0]), a, true, spec[0], direct), spec[0].dtype);
   });
 }
 TORCH_KERNEL(argmin) {
+  if (in[0].dtype() == uint64) [[unlikely]]
+    return u64_ordered(&k_argmin, in, a, spec, out, false);
   run_kernel("argmin", in, n, [&](bool direct) {
     out[0] = make_array(arg_reduce(tensor_of(in[0]), a, false, spec[0], direct), spec[0].dtype);
   });
@@ -169,7 +174,11 @@ TORCH_KERNEL(where) {
 TORCH_KERNEL(searchsorted) {
   run_kernel("searchsorted", in, n, [&](bool direct) {
     DType c = result_type(in[0].dtype(), in[1].dtype());
-    const at::Tensor s = input_as(in[0], c)->contiguous(), v = input_as(in[1], c)->contiguous();
+    at::Tensor s = input_as(in[0], c)->contiguous(), v = input_as(in[1], c)->contiguous();
+    if (c == uint64) [[unlikely]] {  // searched in the unsigned order
+      s = u64_order(s);
+      v = u64_order(v);
+    }
     const bool right = attr::searchsorted(a).right;
     if (direct)
       if (at::Tensor r = search_loop(s, v, right); r.defined()) {
@@ -180,6 +189,8 @@ TORCH_KERNEL(searchsorted) {
   });
 }
 TORCH_KERNEL(sort) {
+  if (in[0].dtype() == uint64) [[unlikely]]
+    return u64_ordered(&k_sort, in, a, spec, out, true);
   run_kernel("sort", in, n, [&](bool direct) {
     if (direct)
       if (at::Tensor r = radix_sort_rows(tensor_of(in[0]), a, true); r.defined()) {
@@ -190,6 +201,8 @@ TORCH_KERNEL(sort) {
   });
 }
 TORCH_KERNEL(argsort) {
+  if (in[0].dtype() == uint64) [[unlikely]]
+    return u64_ordered(&k_argsort, in, a, spec, out, false);
   run_kernel("argsort", in, n, [&](bool direct) {
     if (direct)
       if (at::Tensor r = radix_sort_rows(tensor_of(in[0]), a, false); r.defined()) {
@@ -200,6 +213,8 @@ TORCH_KERNEL(argsort) {
   });
 }
 TORCH_KERNEL(unique) {
+  if (in[0].dtype() == uint64) [[unlikely]]
+    return u64_ordered(&k_unique, in, a, spec, out, true);
   run_kernel("unique", in, n, [&](bool direct) {
     // on the direct path, a contiguous real CPU array long enough for ivy's radix sort
     // (backends/cpu/sort_kernels.hpp, the xtensor backend's): one sort and one pass for all
@@ -225,25 +240,34 @@ TORCH_KERNEL(unique) {
       };
       if (visit_real_loop_types(x.scalar_type(), run)) return;
     }
-    // shorter contiguous real CPU arrays: a stable sort of the indices with NaN last, each NaN
-    // its own value (as on xtensor; LibTorch 1.13's _unique2 miscounts NaN)
-    if (direct && x.device().is_cpu() && x.is_contiguous() && !x.is_neg() && x.numel() < (std::int64_t(1) << 32)) {
+    // shorter contiguous real CPU arrays, and complex or float16/bfloat16 CPU arrays (LibTorch
+    // 1.13 has no complex or half unique kernel; complex in NumPy's lexicographic order, half
+    // as float32, exact both ways): a stable sort of the indices with NaN last, each NaN its
+    // own value (as on xtensor; LibTorch 1.13's _unique2 miscounts NaN)
+    const bool half = x.scalar_type() == at::kHalf || x.scalar_type() == at::kBFloat16;
+    const bool special = (x.is_complex() || half) && x.device().is_cpu();
+    if (special || (direct && x.device().is_cpu() && x.is_contiguous() && !x.is_neg() && x.numel() < (std::int64_t(1) << 32))) {
+      const at::Tensor xc = !special ? x : half ? x.to(at::kFloat).contiguous() : x.resolve_conj().resolve_neg().contiguous();
       auto run = [&](auto tag) {
         using V = decltype(tag);
-        const V* p = x.data_ptr<V>();
-        const std::int64_t N = x.numel();
+        const V* p = xc.data_ptr<V>();
+        const std::int64_t N = xc.numel();
         std::vector<std::int64_t> order(static_cast<std::size_t>(N));
         for (std::int64_t k = 0; k < N; ++k) order[k] = k;
         auto is_nan = [](V v) { return v != v; };
+        auto lt = [](V u, V v) {
+          if constexpr (std::is_arithmetic_v<V>) return u < v;
+          else return u.real() < v.real() || (u.real() == v.real() && u.imag() < v.imag());
+        };
         std::stable_sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) {
-          return p[i] < p[j] || (!is_nan(p[i]) && is_nan(p[j]));
+          return lt(p[i], p[j]) || (!is_nan(p[i]) && is_nan(p[j]));
         });
         auto head = [&](std::int64_t k) { return k == 0 || !(p[order[k]] == p[order[k - 1]]); };
         std::int64_t U = 0;
         for (std::int64_t k = 0; k < N; ++k) U += head(k);
-        at::Tensor vals = at::empty({U}, x.options()), first = at::empty({U}, x.options().dtype(at::kLong)),
-                   inv = at::empty(x.sizes(), x.options().dtype(at::kLong)),
-                   cnt = at::zeros({U}, x.options().dtype(at::kLong));
+        at::Tensor vals = at::empty({U}, xc.options()), first = at::empty({U}, xc.options().dtype(at::kLong)),
+                   inv = at::empty(xc.sizes(), xc.options().dtype(at::kLong)),
+                   cnt = at::zeros({U}, xc.options().dtype(at::kLong));
         V* pv = vals.data_ptr<V>();
         std::int64_t *pf = first.data_ptr<std::int64_t>(), *pi = inv.data_ptr<std::int64_t>(),
                      *pc = cnt.data_ptr<std::int64_t>();
@@ -262,7 +286,9 @@ TORCH_KERNEL(unique) {
         out[2] = make_array(inv.reshape(ref(spec[2].shape)), int64);
         out[3] = make_array(std::move(cnt), int64);
       };
-      if (visit_real_loop_types(x.scalar_type(), run)) return;
+      if (x.scalar_type() == at::kComplexFloat) return run(c10::complex<float>{});
+      if (x.scalar_type() == at::kComplexDouble) return run(c10::complex<double>{});
+      if (visit_real_loop_types(xc.scalar_type(), run)) return;
     }
     at::Tensor flat = tensor_of(in[0]).reshape({-1});
     auto [vals, inv, counts] = at::_unique2(flat, true, true, true);

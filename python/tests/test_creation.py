@@ -139,8 +139,7 @@ def test_asarray_python_objects(backend):
     check(ivy.asarray([np.float64(1.5), np.int64(2)]), np.array([1.5, 2.0], dtype=np.float32))
     check(ivy.asarray([ivy.asarray(1), 2]), np.array([1, 2], dtype=np.int64))
     big = 2**63 + 5
-    if backend != "torch":  # LibTorch has no uint64
-        check(ivy.asarray([big, 1], dtype=ivy.uint64), np.array([big, 1], dtype=np.uint64))
+    check(ivy.asarray([big, 1], dtype=ivy.uint64), np.array([big, 1], dtype=np.uint64))
     assert ivy.asarray([1, 2]).backend == backend
     with pytest.raises(ValueError, match="ragged"):
         ivy.asarray([[1, 2], [3]])

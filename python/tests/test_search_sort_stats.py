@@ -423,8 +423,6 @@ def test_reduction_dtypes(backend):
     assert ivy.sum(f).dtype == ivy.float32 and ivy.mean(f).dtype == ivy.float32
     u8 = ivy.asarray([2, 3], dtype=ivy.uint8)
     check(ivy.prod(u8, dtype=ivy.int64), np.array(6, dtype=np.int64))
-    if backend == "torch":
-        pytest.xfail("core: sum/prod of unsigned ints accumulate in uint64, which LibTorch 1.13 lacks")
     check(ivy.prod(u8), np.array(6, dtype=np.uint64))
     check(ivy.sum(u8), np.array(5, dtype=np.uint64))
 

@@ -77,3 +77,17 @@ def test_unique_counts_each_nan_on_short_arrays(backend):
     assert rebuilt[0] == 3.0 and math.isnan(rebuilt[1]) and rebuilt[2] == 1.0
     two = ivy.unique_counts(ivy.asarray([math.nan, math.nan], dtype=ivy.float64))
     assert [int(c) for c in two.counts] == [1, 1]
+
+
+def test_repeat_with_more_counts_than_the_attribute_holds(backend):
+    """Per-element repeats of an axis longer than 16 (the primitive's attribute limit) go
+    through a take of the repeated indices (found by test_repeat once uint64 joined torch)."""
+    x = ivy.reshape(ivy.arange(40), (2, 20))
+    counts = [k % 3 for k in range(20)]
+    r = ivy.repeat(x, ivy.asarray(counts), axis=1)
+    want = [[v for k, v in enumerate(range(20 * row, 20 * row + 20)) for _ in range(counts[k])] for row in range(2)]
+    assert r.tolist() == want
+    flat = ivy.repeat(ivy.arange(20), ivy.asarray([1] * 20))
+    assert flat.tolist() == list(range(20))
+    with pytest.raises(ValueError, match=r"^\[repeat\]"):
+        ivy.repeat(ivy.arange(20), ivy.asarray([1] * 19 + [-1]))

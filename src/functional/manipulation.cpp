@@ -102,6 +102,22 @@ Array repeat(const Array& x, const Array& repeats, std::optional<std::int64_t> a
     throw TypeError(P("repeat") + "repeats must be a 0-d or 1-d integer array, got " + dtype_name(repeats.dtype()) +
                     repeats.shape().str());
   auto r = repeats.to_vector<std::int64_t>();
+  if (r.size() > static_cast<std::size_t>(kMaxRank)) {
+    // more per-element counts than the primitive's attribute holds: the same result as a take
+    // of each element's index, repeated (the counts are host values already)
+    Array src = axis ? x : reshape(x, Shape{x.size()});
+    const std::int64_t ax = axis ? norm_axis(*axis, x.ndim(), "repeat") : 0;
+    if (static_cast<std::int64_t>(r.size()) != src.shape()[static_cast<std::size_t>(ax)])
+      throw ValueError(P("repeat") + "got " + std::to_string(r.size()) + " repeats for an axis of length " +
+                       std::to_string(src.shape()[static_cast<std::size_t>(ax)]) + " (shape " + x.shape().str() + ")");
+    std::vector<std::int64_t> idx;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (r[i] < 0) throw ValueError(P("repeat") + "repeats must be non-negative, got " + std::to_string(r[i]));
+      idx.insert(idx.end(), static_cast<std::size_t>(r[i]), static_cast<std::int64_t>(i));
+    }
+    Array index = asarray(idx.data(), int64, Shape{static_cast<std::int64_t>(idx.size())}, int64, x.device(), x.backend());
+    return take(src, index, ax);
+  }
   Attrs a;
   attr::repeat v(a);
   v.repeats = Dims(r.begin(), r.end());
