@@ -14,11 +14,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ivy/compile.hpp"
 #include "ivy/gym.hpp"
 #include "ivy/nn.hpp"
 
@@ -33,6 +35,7 @@ struct Settings {
   double lr = 1e-3;
   std::uint64_t seed = 0;
   std::string svg_dir;
+  bool compiled = false;
 };
 
 std::shared_ptr<nn::Sequential> make_policy(std::int64_t obs, std::int64_t act, const nn::init::Where& w) {
@@ -96,12 +99,36 @@ Outcome optimize_policy(const std::string& env_name, ivy::Backend backend, const
               static_cast<long long>(st.batch), static_cast<long long>(st.steps), st.lr);
   std::printf("%s: mean reward per step before training: %.4f\n", env_name.c_str(), before);
 
+  // One training step's loss and gradients: [parameters (in flatten() order)..., start] ->
+  // [loss, gradients...]; eager, or traced once and compiled with --compile.
+  const auto paths = policy->parameters().flatten();
+  auto loss_and_grads = [&](const std::vector<Array>& in) -> std::vector<Array> {
+    std::vector<std::pair<std::string, Array>> leaves;
+    for (std::size_t k = 0; k < paths.size(); ++k) leaves.emplace_back(paths[k].first, in[k]);
+    policy->set_parameters(ivy::Container::from_pairs(leaves));
+    const Array& start = in.back();
+    auto [loss, grads] = nn::value_and_grad(*policy, [&](nn::Module& m) { return -rollout(*env, m, start, st.steps); });
+    std::vector<Array> out{loss};
+    for (auto& [path, g] : grads.flatten()) out.push_back(g);
+    return out;
+  };
+  std::function<std::vector<Array>(const std::vector<Array>&)> train_step = loss_and_grads;
+  if (st.compiled) train_step = ivy::compile(loss_and_grads);
+
   ivy::seed(st.seed + 2, ivy::default_backend());
   const auto t0 = std::chrono::steady_clock::now();
   for (std::int64_t it = 0; it < st.iterations; ++it) {
     const Array start = draw(st.batch, std::nullopt);
-    auto [loss, grads] = nn::value_and_grad(*policy, [&](nn::Module& m) { return -rollout(*env, m, start, st.steps); });
-    policy->set_parameters(opt.step(policy->parameters(), grads));
+    std::vector<Array> in;
+    for (auto& [path, p] : policy->parameters().flatten()) in.push_back(p);
+    in.push_back(start);
+    std::vector<Array> r = train_step(in);
+    const Array& loss = r[0];
+    std::vector<std::pair<std::string, Array>> g;
+    for (std::size_t k = 0; k < paths.size(); ++k) g.emplace_back(paths[k].first, r[k + 1]);
+    std::vector<std::pair<std::string, Array>> p;
+    for (std::size_t k = 0; k < paths.size(); ++k) p.emplace_back(paths[k].first, in[k]);
+    policy->set_parameters(opt.step(ivy::Container::from_pairs(p), ivy::Container::from_pairs(g)));
     if ((it + 1) % 20 == 0 || it + 1 == st.iterations) {
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::printf("%s: iteration %4lld  training reward per step %.4f  (%.1fs)\n", env_name.c_str(),
@@ -138,6 +165,7 @@ int main(int argc, char** argv) {
   app.add_option("--lr", st.lr, "Adam's learning rate")->check(CLI::PositiveNumber);
   app.add_option("--seed", st.seed, "initialization and sampling seed");
   app.add_option("--svg", st.svg_dir, "write render() frames before and after training to this folder");
+  app.add_flag("--compile", st.compiled, "run each training step (rollout and gradients) as one compiled graph");
   CLI11_PARSE(app, argc, argv);
 
   bool all_improved = true;

@@ -76,15 +76,19 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   std::vector<int> group_of(static_cast<std::size_t>(n), -1);
   std::vector<std::vector<int>> groups;
   // does node p (transitively, whole groups counted as one) read anything a group in `set`
-  // computes?
-  auto depends_on = [&](int p, const std::vector<int>& set) {
-    std::vector<char> seen(static_cast<std::size_t>(n), 0);
-    std::vector<int> stack{p};
+  // computes? (`seen` is stamped with the walk's number, so no walk clears it.)
+  std::vector<int> seen(static_cast<std::size_t>(n), 0);
+  int walk = 0;
+  std::vector<int> stack;
+  // (from several nodes at once: one walk, each node visited once)
+  auto depends_on = [&](const std::vector<int>& from, const std::vector<int>& set) {
+    ++walk;
+    stack = from;
     while (!stack.empty()) {
       const int k = stack.back();
       stack.pop_back();
-      if (k < 0 || seen[static_cast<std::size_t>(k)]) continue;
-      seen[static_cast<std::size_t>(k)] = 1;
+      if (k < 0 || seen[static_cast<std::size_t>(k)] == walk) continue;
+      seen[static_cast<std::size_t>(k)] = walk;
       const int h = group_of[static_cast<std::size_t>(k)];
       if (h >= 0 && std::find(set.begin(), set.end(), h) != set.end()) return true;
       auto push_inputs = [&](int node) {
@@ -92,7 +96,7 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
       };
       if (h >= 0) {
         for (int m : groups[static_cast<std::size_t>(h)]) {
-          seen[static_cast<std::size_t>(m)] = 1;
+          seen[static_cast<std::size_t>(m)] = walk;
           push_inputs(m);
         }
       } else {
@@ -103,22 +107,22 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   };
   // can the groups in `set` and node k run as one unit? Not when something outside them
   // reads one of them and is read by one of them (or by k).
+  std::vector<int> outside;
   auto can_merge = [&](const std::vector<int>& set, int k) {
-    auto outside_ok = [&](int node) {
+    outside.clear();  // the producers outside the set that k or a member reads
+    auto collect = [&](int node) {
       for (int v : g.nodes[static_cast<std::size_t>(node)].inputs) {
         const int q = g.producer(v);
         if (q < 0) continue;
         const int h = group_of[static_cast<std::size_t>(q)];
         if (h >= 0 && std::find(set.begin(), set.end(), h) != set.end()) continue;
-        if (depends_on(q, set)) return false;
+        outside.push_back(q);
       }
-      return true;
     };
-    if (!outside_ok(k)) return false;
+    collect(k);
     for (int G : set)
-      for (int m : groups[static_cast<std::size_t>(G)])
-        if (!outside_ok(m)) return false;
-    return true;
+      for (int m : groups[static_cast<std::size_t>(G)]) collect(m);
+    return !depends_on(outside, set);
   };
   for (int k = 0; k < n; ++k) {
     const auto& node = g.nodes[static_cast<std::size_t>(k)];

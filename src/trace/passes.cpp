@@ -241,6 +241,7 @@ int simplify(Graph& g) {
     if (n.outputs.size() != 1) continue;
     const int out = n.outputs[0];
     int same = -1;  // the value the node's output equals, when one does
+    bool touched = false;
     auto in = [&](int i) { return n.inputs[static_cast<std::size_t>(i)]; };
     auto pick = [&](int x) {
       if (same < 0 && same_type(g, x, out)) same = x;
@@ -303,14 +304,16 @@ int simplify(Graph& g) {
         for (auto d : g.values[static_cast<std::size_t>(out)].shape) s.push_back(d);
         attr::reshape(n.attrs).shape = s;
         ++changed;
+        touched = true;
         pick(n.inputs[0]);
       }
     }
     if (same >= 0) {
       replace_uses(g, out, same);
       ++changed;
+      touched = true;
     }
-    g.rebuild_uses();
+    if (touched) g.rebuild_uses();  // (only then: once per node would make the pass quadratic)
   }
   if (changed) eliminate_dead_code(g);
   return changed;
