@@ -653,6 +653,24 @@ TEST_P(Core, VarianceOfSingleSamplesPropagatesNaN) {
   }
 }
 
+// arange's length is computed without overflow when stop - start leaves int64's range
+// (issue 32: arange(8943875914525843201, 0, -279496122328932608) gave shape (-32,)).
+TEST_P(Core, ArangeLengthOfExtremeIntegerRanges) {
+  auto r = ivy::arange(ivy::Scalar(std::int64_t{8943875914525843201}), ivy::Scalar(std::int64_t{0}),
+                       ivy::Scalar(std::int64_t{-279496122328932608}), ivy::float32);
+  EXPECT_EQ(r.shape(), ivy::Shape({32}));  // ceil(8943875914525843201 / 279496122328932608) = 32
+  auto full_range = ivy::arange(ivy::Scalar(std::numeric_limits<std::int64_t>::min()),
+                                ivy::Scalar(std::numeric_limits<std::int64_t>::max()),
+                                ivy::Scalar(std::int64_t{1} << 62), ivy::int64);
+  EXPECT_EQ(V<std::int64_t>(full_range),
+            (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min(), -(std::int64_t{1} << 62), 0,
+                                       std::int64_t{1} << 62}));
+  EXPECT_THROW(ivy::arange(ivy::Scalar(std::numeric_limits<std::int64_t>::min()),
+                           ivy::Scalar(std::numeric_limits<std::int64_t>::max()), ivy::Scalar(1), ivy::int64),
+               ivy::ValueError);
+  EXPECT_THROW(ivy::arange(ivy::Scalar(0.0), ivy::Scalar(1e300), ivy::Scalar(1.0)), ivy::ValueError);
+}
+
 // A braced list mixing C++ types or kinds compiles and takes the default dtype of its
 // highest kind, as a Python list does (issue 32: asarray({1.0f, ivy::nan}) did not compile).
 TEST_P(Core, AsarrayOfAMixedList) {

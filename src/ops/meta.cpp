@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace ivy::meta {
@@ -145,10 +146,19 @@ int infer_arange(const char* op, const Array*, int, const Attrs& a, OutSpec* out
     throw ValueError(P(op) + "start, stop and step must be finite");
   std::int64_t len;
   if (p.start.kind == Scalar::Int && p.stop.kind == Scalar::Int && p.step.kind == Scalar::Int) {
-    std::int64_t s = p.start.i, e = p.stop.i, st = p.step.i;
-    len = slice_length(s, e, st);
+    // ceil((stop - start) / step) in 128 bits: stop - start (+ step) can leave int64's range
+    const __int128 d = static_cast<__int128>(p.stop.i) - p.start.i, st = p.step.i;
+    const __int128 n = st > 0 ? (d > 0 ? (d + st - 1) / st : 0) : (d < 0 ? (-d - st - 1) / -st : 0);
+    if (n > std::numeric_limits<std::int64_t>::max())
+      throw ValueError(P(op) + "the range from " + p.start.str() + " to " + p.stop.str() + " by " + p.step.str() +
+                       " has more elements than an array can hold");
+    len = static_cast<std::int64_t>(n);
   } else {
-    len = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil((stop - start) / step)));
+    const double n = std::ceil((stop - start) / step);
+    if (!(n < 9.2e18))
+      throw ValueError(P(op) + "the range from " + p.start.str() + " to " + p.stop.str() + " by " + p.step.str() +
+                       " has more elements than an array can hold");
+    len = std::max<std::int64_t>(0, static_cast<std::int64_t>(n));
   }
   return one(out, Shape{len}, p.dtype);
 }
