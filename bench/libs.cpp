@@ -18,7 +18,7 @@
 // message otherwise.
 //
 // Timing (bench/autodiff.cpp's scheme): a case runs in rounds; each round runs every variant
-// once, a block of `reps` calls each (reps chosen so a block takes about 300 us), the first
+// once, a block of `reps` calls each (reps chosen so a LibTorch block lasts kBlockSeconds), the first
 // variant rotating from round to round, so that drift of the machine falls on all variants
 // alike. Reported: the median time per call of each variant, and the paired ratios: the
 // median over rounds of ivy's block time over LibTorch's block time in the same round.
@@ -69,6 +69,9 @@
 #endif
 
 namespace {
+// The length of one timed block of LibTorch calls: long enough for the clock, short enough
+// that many rounds fit (bench/README.md, "Applied libraries", gives the method).
+constexpr double kBlockSeconds = 300e-6;
 using ivy::Array;
 using at::Tensor;
 using Tensors = std::vector<Tensor>;
@@ -484,11 +487,11 @@ void run_case(benchmark::State& st, const Case& c, Row& row) {
     });
   for (int w = 0; w < 3; ++w)
     for (auto& v : vs) v();  // warm up: first-call allocations, caches
-  // reps: about 300 us of LibTorch per block
+  // reps: a LibTorch block lasts kBlockSeconds
   auto t0 = clock::now();
   for (int i = 0; i < 5; ++i) vs[0]();
   const double one = std::chrono::duration<double>(clock::now() - t0).count() / 5;
-  const int reps = std::clamp(static_cast<int>(std::lround(300e-6 / one)), 1, 1000);
+  const int reps = std::clamp(static_cast<int>(std::lround(kBlockSeconds / one)), 1, 1000);
   row.reps = reps;
   const std::size_t nv = vs.size();
   std::vector<std::vector<double>> t(nv);
