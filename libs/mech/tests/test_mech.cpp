@@ -13,11 +13,9 @@
 #include <vector>
 
 #include "ivy/ivy.hpp"
+#include "lib_test_util.hpp"
 #include "ivy/mech.hpp"
 
-#ifndef IVY_FIXTURES_DIR
-#error "define IVY_FIXTURES_DIR"
-#endif
 
 namespace {
 
@@ -29,43 +27,21 @@ namespace mech = ivy::mech;
 const std::vector<std::string> kConventions = {"xyx", "yzy", "zxz", "xzx", "yxy", "zyz",
                                                "xyz", "yzx", "zxy", "xzy", "yxz", "zyx"};
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> v;
-  for (auto b : ivy::available_backends()) v.push_back(b.name());
-  return v;
-}
+using ivy::lib_testing::backend_names;
 
 const json& doc() {
-  static const json d = [] {
-    std::ifstream in(std::string(IVY_FIXTURES_DIR) + "/mech.json");
-    if (!in) return json::object();
-    return json::parse(in);
-  }();
+  static const json d = ivy::lib_testing::load_fixture("mech.json");
   return d;
 }
 
-// Nested JSON lists -> flat values and shape.
-void flatten(const json& j, std::vector<double>& out, Shape& shape, std::size_t depth) {
-  if (!j.is_array()) {
-    out.push_back(j.get<double>());
-    return;
-  }
-  if (shape.size() == depth) shape.push_back(static_cast<std::int64_t>(j.size()));
-  for (const auto& e : j) flatten(e, out, shape, depth + 1);
-}
-Array arr(const json& j, ivy::DType dt = ivy::float64) {
-  std::vector<double> v;
-  Shape s;
-  flatten(j, v, s, 0);
-  return ivy::asarray(v.data(), ivy::float64, s, dt);
-}
+using ivy::lib_testing::arr;
 // The field `key` of every row, stacked along a new first axis.
 Array field(const json& rows, const std::string& key, ivy::DType dt = ivy::float64) {
   json j = json::array();
   for (const auto& r : rows) j.push_back(r.at(key));
   return arr(j, dt);
 }
-std::vector<double> vals(const Array& x) { return ivy::astype(x, ivy::float64).to_vector<double>(); }
+using ivy::lib_testing::vals;
 
 ::testing::AssertionResult close(const Array& got, const Array& want, double tol) {
   if (!(got.shape() == want.shape()))

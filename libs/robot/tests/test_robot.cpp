@@ -14,11 +14,9 @@
 #include <vector>
 
 #include "ivy/ivy.hpp"
+#include "lib_test_util.hpp"
 #include "ivy/robot.hpp"
 
-#ifndef IVY_FIXTURES_DIR
-#error "define IVY_FIXTURES_DIR"
-#endif
 
 namespace {
 
@@ -29,36 +27,15 @@ using ivy::Shape;
 using ivy::Slice;
 namespace robot = ivy::robot;
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> v;
-  for (auto b : ivy::available_backends()) v.push_back(b.name());
-  return v;
-}
+using ivy::lib_testing::backend_names;
 
 const json& doc() {
-  static const json d = [] {
-    std::ifstream in(std::string(IVY_FIXTURES_DIR) + "/robot.json");
-    if (!in) return json::object();
-    return json::parse(in);
-  }();
+  static const json d = ivy::lib_testing::load_fixture("robot.json");
   return d;
 }
 
-void flatten(const json& j, std::vector<double>& out, Shape& shape, std::size_t depth) {
-  if (!j.is_array()) {
-    out.push_back(j.get<double>());
-    return;
-  }
-  if (shape.size() == depth) shape.push_back(static_cast<std::int64_t>(j.size()));
-  for (const auto& e : j) flatten(e, out, shape, depth + 1);
-}
-Array arr(const json& j, ivy::DType dt = ivy::float64) {
-  std::vector<double> v;
-  Shape s;
-  flatten(j, v, s, 0);
-  return ivy::asarray(v.data(), ivy::float64, s, dt);
-}
-std::vector<double> vals(const Array& x) { return ivy::astype(x, ivy::float64).to_vector<double>(); }
+using ivy::lib_testing::arr;
+using ivy::lib_testing::vals;
 
 // |got - want| <= tol (relative: tol * max(1, |want|)).
 ::testing::AssertionResult close(const Array& got, const Array& want, double tol, bool relative = false) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ivy/ivy.hpp"
+#include "lib_test_util.hpp"
 #include "ivy/vision/sdf.hpp"
 
 namespace {
@@ -24,12 +25,8 @@ namespace vision = ivy::vision;
 using Mat3 = std::array<std::array<double, 3>, 3>;
 using Vec3 = std::array<double, 3>;
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> v;
-  for (auto b : ivy::available_backends()) v.push_back(b.name());
-  return v;
-}
-std::vector<double> vals(const Array& x) { return ivy::astype(x, ivy::float64).to_vector<double>(); }
+using ivy::lib_testing::backend_names;
+using ivy::lib_testing::vals;
 Array arr(const std::vector<double>& v, const Shape& s, ivy::DType dt = ivy::float64) {
   return ivy::asarray(v.data(), ivy::float64, s, dt);
 }
