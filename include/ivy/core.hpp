@@ -167,7 +167,7 @@ template <> struct dtype_of<std::complex<double>> { static constexpr DType value
 template <class T> inline constexpr DType dtype_v = dtype_of<T>::value;
 
 // ---------------------------------------------------------------- shapes
-inline constexpr int kMaxRank = 16;
+inline constexpr int kMaxRank = 32;
 
 // A fixed-capacity list of int64 (shapes, axes, strides): no heap allocation.
 class Dims {

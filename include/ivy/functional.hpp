@@ -169,10 +169,20 @@ Array stack(const std::vector<Array>& arrays, std::int64_t axis = 0);
 Array tile(const Array& x, const Dims& repetitions);
 std::vector<Array> unstack(const Array& x, std::int64_t axis = 0);
 
+// Reductions over an AxisArg: the compiled form takes every argument; the defaulted form is a
+// template only so that an options struct (keywords.hpp) wins the tie when a braced list could
+// be read as either: sum(x, {.axis = 1}) is SumOptions, sum(x, {1}) is axis 1.
+#define IVY_AXIS_REDUCTION(name)                                                            \
+  Array name(const Array& x, const AxisArg& axis, bool keepdims);                            \
+  template <class = void>                                                                   \
+  Array name(const Array& x, const AxisArg& axis = {}, bool keepdims = false) {              \
+    return name(x, axis, keepdims);                                                          \
+  }
+
 // ---------------------------------------------------------------- searching (6)
 Array argmax(const Array& x, std::optional<std::int64_t> axis = std::nullopt, bool keepdims = false);
 Array argmin(const Array& x, std::optional<std::int64_t> axis = std::nullopt, bool keepdims = false);
-Array count_nonzero(const Array& x, const AxisArg& axis = {}, bool keepdims = false);
+IVY_AXIS_REDUCTION(count_nonzero)
 std::vector<Array> nonzero(const Array& x);
 Array searchsorted(const Array& x1, const Array& x2, std::string_view side = "left",
                    const std::optional<Array>& sorter = std::nullopt);
@@ -206,17 +216,25 @@ Array cumulative_prod(const Array& x, std::optional<std::int64_t> axis = std::nu
                       std::optional<DType> dtype = std::nullopt, bool include_initial = false);
 Array cumulative_sum(const Array& x, std::optional<std::int64_t> axis = std::nullopt,
                      std::optional<DType> dtype = std::nullopt, bool include_initial = false);
-Array max(const Array& x, const AxisArg& axis = {}, bool keepdims = false);
-Array mean(const Array& x, const AxisArg& axis = {}, bool keepdims = false);
-Array min(const Array& x, const AxisArg& axis = {}, bool keepdims = false);
-Array prod(const Array& x, const AxisArg& axis = {}, std::optional<DType> dtype = std::nullopt, bool keepdims = false);
-Array std(const Array& x, const AxisArg& axis = {}, double correction = 0.0, bool keepdims = false);
-Array sum(const Array& x, const AxisArg& axis = {}, std::optional<DType> dtype = std::nullopt, bool keepdims = false);
-Array var(const Array& x, const AxisArg& axis = {}, double correction = 0.0, bool keepdims = false);
+IVY_AXIS_REDUCTION(max)
+IVY_AXIS_REDUCTION(mean)
+IVY_AXIS_REDUCTION(min)
+#define IVY_AXIS_REDUCTION3(name, T3, arg3, default3)                                                 \
+  Array name(const Array& x, const AxisArg& axis, T3 arg3, bool keepdims);                            \
+  template <class = void>                                                                             \
+  Array name(const Array& x, const AxisArg& axis = {}, T3 arg3 = default3, bool keepdims = false) {   \
+    return name(x, axis, arg3, keepdims);                                                             \
+  }
+IVY_AXIS_REDUCTION3(prod, std::optional<DType>, dtype, std::nullopt)
+IVY_AXIS_REDUCTION3(std, double, correction, 0.0)
+IVY_AXIS_REDUCTION3(sum, std::optional<DType>, dtype, std::nullopt)
+IVY_AXIS_REDUCTION3(var, double, correction, 0.0)
+#undef IVY_AXIS_REDUCTION3
 
 // ---------------------------------------------------------------- utility (3)
-Array all(const Array& x, const AxisArg& axis = {}, bool keepdims = false);
-Array any(const Array& x, const AxisArg& axis = {}, bool keepdims = false);
+IVY_AXIS_REDUCTION(all)
+IVY_AXIS_REDUCTION(any)
+#undef IVY_AXIS_REDUCTION
 Array diff(const Array& x, std::int64_t axis = -1, std::int64_t n = 1, const std::optional<Array>& prepend = std::nullopt,
            const std::optional<Array>& append = std::nullopt);
 
@@ -309,7 +327,11 @@ Array svdvals(const Array& x);
 Array tensordot(const Array& x1, const Array& x2, const TensordotAxes& axes = 2);
 Array trace(const Array& x, std::int64_t offset = 0, std::optional<DType> dtype = std::nullopt);
 Array vecdot(const Array& x1, const Array& x2, std::int64_t axis = -1);
-Array vector_norm(const Array& x, const AxisArg& axis = {}, bool keepdims = false, double ord = 2.0);
+Array vector_norm(const Array& x, const AxisArg& axis, bool keepdims, double ord);
+template <class = void>  // a template for the reason given at IVY_AXIS_REDUCTION
+Array vector_norm(const Array& x, const AxisArg& axis = {}, bool keepdims = false, double ord = 2.0) {
+  return vector_norm(x, axis, keepdims, ord);
+}
 }  // namespace linalg
 
 // ---------------------------------------------------------------- fft extension (14)
@@ -343,3 +365,6 @@ Array ifftshift(const Array& x, const AxisArg& axes = {});
 }  // namespace fft
 
 }  // namespace ivy
+
+// The standard's keyword arguments as options structs: sum(x, {.axis = 1, .keepdims = true}).
+#include "ivy/keywords.hpp"

@@ -150,3 +150,17 @@ def test_stack_unstack(backend, axis):
 @pytest.mark.parametrize("reps", [(2,), (2, 1, 3), (1, 2, 1, 2)])
 def test_tile(backend, reps):
     check(ivy.tile(x(), reps), np.tile(A, reps))
+
+
+def test_rank_32(backend):
+    """The standard's largest rank (its suite reshapes to 32 dimensions); 33 is an error."""
+    shape = tuple(2 if i % 8 == 0 else 1 for i in range(32))
+    a = np.arange(16.0).reshape(shape)
+    x = ivy.reshape(ivy.asarray(np.arange(16.0)), shape)
+    assert x.ndim == 32 and x.shape == shape
+    check(x, a)
+    check(ivy.sum(x, axis=24, keepdims=True), a.sum(axis=24, keepdims=True))
+    check(ivy.permute_dims(x, tuple(range(31, -1, -1))), a.transpose())
+    check(x + ivy.asarray(np.array([100.0, 200.0])), a + np.array([100.0, 200.0]))
+    with pytest.raises(ValueError):
+        ivy.reshape(x, (1,) * 33)

@@ -255,7 +255,7 @@ std::vector<Array> run_to_vector(OpId op, std::span<const Array> in, const Attrs
   return std::vector<Array>(std::make_move_iterator(outs), std::make_move_iterator(outs + n));
 }
 // Most primitives have at most this many outputs: their calls construct (and destroy) this
-// many specs and handles instead of kMaxOutputs (16) of each.
+// many specs and handles instead of kMaxOutputs of each.
 constexpr int kFewOutputs = 4;
 }  // namespace
 
