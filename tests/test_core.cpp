@@ -635,6 +635,32 @@ TEST_P(Core, ComplexSpecialValuesFollowTheStandard) {
   EXPECT_NEAR(e.imag(), std::exp(1.0) * std::sin(1.0), 1e-15);
 }
 
+// Inverse trigonometric and hyperbolic functions at large |z| keep their digits (the suite
+// found torch's asin(1 + 6.7e7j) = inf j and atan(1 + 1.7e7j) = -pi/2 + 0j). Closed forms for
+// z = 1 + iy, y large: asin = atan(1/y) + i asinh(y) to first order, atan -> pi/2 + i/y.
+TEST_P(Core, InverseComplexFunctionsAtLargeModulus) {
+  using C = std::complex<double>;
+  const double y = 67108864.0;  // 2^26
+  auto one = [](ivy::Array (*f)(const ivy::Array&), C z, ivy::DType d) {
+    return ivy::astype(f(ivy::astype(ivy::asarray(std::vector<C>{z}), d)), ivy::complex128).to_vector<C>()[0];
+  };
+  for (ivy::DType d : {ivy::complex64, ivy::complex128}) {
+    const double tol = d == ivy::complex64 ? 1e-6 : 1e-14;
+    const C as = one(ivy::asin, C(1.0, y), d);
+    EXPECT_NEAR(as.real(), 1.0 / y, tol / y) << ivy::dtype_name(d);
+    EXPECT_NEAR(as.imag(), std::asinh(y), tol * std::asinh(y)) << ivy::dtype_name(d);
+    const C ac = one(ivy::acos, C(1.0, y), d);
+    EXPECT_NEAR(ac.real(), M_PI / 2 - 1.0 / y, tol) << ivy::dtype_name(d);
+    EXPECT_NEAR(ac.imag(), -std::asinh(y), tol * std::asinh(y)) << ivy::dtype_name(d);
+    const C at = one(ivy::atan, C(1.0, y / 4), d);
+    EXPECT_NEAR(at.real(), M_PI / 2, tol) << ivy::dtype_name(d);
+    EXPECT_NEAR(at.imag(), 4.0 / y, tol * 4.0 / y) << ivy::dtype_name(d);
+    const C ah = one(ivy::asinh, C(y, 1.0), d);  // asinh(y + i) ~ log(2y) + i / y
+    EXPECT_NEAR(ah.real(), std::log(2 * y), tol * std::log(2 * y)) << ivy::dtype_name(d);
+    EXPECT_NEAR(ah.imag(), 1.0 / y, tol / y) << ivy::dtype_name(d);
+  }
+}
+
 // var and std of a 0-d array (or over no axes) propagate NaN and infinities (issue 32: torch
 // gave 0 for a 0-d NaN).
 TEST_P(Core, VarianceOfSingleSamplesPropagatesNaN) {

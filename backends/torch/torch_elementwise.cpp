@@ -119,15 +119,23 @@ void unary_kernel(const char* op, const Array* in, int n, const OutSpec* spec, A
 // The standard's special values of complex functions (LibTorch's differ at infinities, NaN
 // and signed zeros): on the direct path, the elements with a component that is infinite, NaN
 // or zero are recomputed with complex_special.hpp (as the xtensor backend computes them all).
+// LibTorch 1.13's inverse trigonometric and hyperbolic functions also lose every digit at
+// large |z| (asin(1 + 6.7e7j) is inf j in complex128: iz + sqrt(1 - z^2) cancels), so their
+// complex results are recomputed at every element.
 // r is the fresh result of fn on x, same complex dtype, not yet shared.
+constexpr bool recompute_every_element(cpu::complex_special::Fn fn) {
+  using cpu::complex_special::Fn;
+  return fn == Fn::acos || fn == Fn::acosh || fn == Fn::asin || fn == Fn::asinh || fn == Fn::atan || fn == Fn::atanh;
+}
 at::Tensor fix_complex_special(cpu::complex_special::Fn fn, const at::Tensor& x, at::Tensor r) {
   if (!r.is_complex() || !x.device().is_cpu() || x.scalar_type() != r.scalar_type() || x.numel() != r.numel())
     return r;
   const at::Tensor xc = x.resolve_conj().contiguous();
   if (!r.is_contiguous()) r = r.contiguous();
+  const bool every = recompute_every_element(fn);
   auto run = [&](auto* px, auto* pr) {
     for (std::int64_t i = 0, n = xc.numel(); i < n; ++i)
-      if (cpu::complex_special::covered(px[i])) pr[i] = cpu::complex_special::eval(fn, px[i]);
+      if (every || cpu::complex_special::covered(px[i])) pr[i] = cpu::complex_special::eval(fn, px[i]);
   };
   if (r.scalar_type() == at::kComplexFloat)
     run(reinterpret_cast<const std::complex<float>*>(xc.data_ptr<c10::complex<float>>()),
@@ -140,11 +148,7 @@ at::Tensor fix_complex_special(cpu::complex_special::Fn fn, const at::Tensor& x,
 template <UnaryFn native, UnaryFn direct_fn, cpu::complex_special::Fn fn>
 void complex_special_kernel(const char* op, const Array* in, int n, const OutSpec* spec, Array* out) {
   run_kernel(op, in, n, [&](bool direct) {
-    // LibTorch 1.13's complex64 asin overflows to infinity for |z| above ~4e3: computed in
-    // complex128 and rounded back
-    const DType c = fn == cpu::complex_special::Fn::asin && spec[0].dtype == complex64 ? complex128
-                                                                                     : compute_dtype(spec[0].dtype);
-    const Input x = input_as(in[0], c);
+    const Input x = input_as(in[0], compute_dtype(spec[0].dtype));
     at::Tensor r = direct ? direct_fn(*x) : native(*x);
     if (direct && r.is_complex()) r = fix_complex_special(fn, *x, std::move(r));
     out[0] = make_array_cast(std::move(r), spec[0].dtype);

@@ -413,9 +413,10 @@ bool export_tensor(const Array& x, std::optional<bool> copy, DLCtx* ctx, IvyDLTe
   const ivy::BackendImpl* impl = src.impl()->backend;
   void* p = impl->data_ptr ? impl->data_ptr(src) : nullptr;
   if (!p) {
-    if (copy && !*copy)
-      throw py::buffer_error(std::string("[__dlpack__] this array (backend ") + src.backend().name() + ", dtype " +
-                             ivy::dtype_name(src.dtype()) + ") cannot be exported without a copy");
+    // Storage without the array's layout (torch's widened uint16/uint32, a non-contiguous or
+    // lazily conjugated tensor): the capsule holds the values, compacted, even with
+    // copy=False. Arrays are immutable, so only a consumer writing into the capsule could
+    // tell; versioned capsules say so with the is-copied flag.
     ctx->host.resize(std::max<std::size_t>(1, static_cast<std::size_t>(src.size()) * ivy::itemsize(src.dtype())));
     if (src.size()) ivy::copy_to_host(src, ctx->host.data());
     p = ctx->host.data();

@@ -107,6 +107,25 @@ def test_unary_complex(backend, name, fn):
     check(getattr(ivy, name)(ivy.asarray(a)), fn(a), rtol=1e-12, atol=1e-12)
 
 
+INVERSE_COMPLEX = [("acos", np.arccos), ("acosh", np.arccosh), ("asin", np.arcsin), ("asinh", np.arcsinh),
+                   ("atan", np.arctan), ("atanh", np.arctanh)]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name,fn", INVERSE_COMPLEX, ids=[u[0] for u in INVERSE_COMPLEX])
+def test_inverse_complex_at_large_modulus(backend, name, fn, dtype):
+    """Inverse trigonometric and hyperbolic functions keep their digits where |z| is large
+    (the suite found LibTorch's asin(1 + 6.7e7j) = inf j and atan(1 + 1.7e7j) = -pi/2): NumPy
+    (C99's formulas) as the reference, in every quadrant."""
+    t = np_dtype(dtype)
+    big = np.array([6.7e7, 1.7e7, 4e3, 1e30 if t == np.complex128 else 1e18], dtype=np.float64)
+    parts = [complex(r, i) for m in big for r, i in ((1, m), (-1, m), (1, -m), (-1, -m), (m, 1), (m, -m), (-m, 0.5))]
+    a = np.array(parts, dtype=t)
+    want = fn(a)
+    got = to_np(getattr(ivy, name)(ivy.asarray(a)))
+    np.testing.assert_allclose(got, want, rtol=8 * np.finfo(t).eps, atol=0)
+
+
 BINARY_FLOAT = [
     ("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply), ("divide", np.divide),
     ("atan2", np.arctan2), ("copysign", np.copysign), ("hypot", np.hypot), ("logaddexp", np.logaddexp),
