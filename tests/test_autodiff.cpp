@@ -612,6 +612,37 @@ TEST_P(Transforms, CustomVjpReplacesTheRule) {
   EXPECT_EQ(values(clipped({ivy::asarray({3.0})})[0]), (std::vector<double>{9.0}));
 }
 
+// Reverse mode keeps what the rules read and no more: an intermediate read only by add and
+// negative (their rules need its shape alone) is freed before the backward pass starts; exp's
+// result, which its rule reads, lives until its node has run; nothing outlives grad.
+TEST_P(Transforms, TapeKeepsOnlyWhatRulesRead) {
+  std::weak_ptr<ivy::ArrayImpl> unread, read;
+  bool unread_freed = false, read_kept = false;
+  ivy::ArraysFn probe = ivy::custom_vjp(
+      [](const std::vector<Array>& v) { return std::vector<Array>{v[0] * 1.0}; },
+      [&](const std::vector<Array>&, const std::vector<Array>&, const std::vector<Array>& cot) {
+        unread_freed = unread.expired();  // the last node recorded: the first to run
+        read_kept = !read.expired();
+        return std::vector<Array>{cot[0]};
+      });
+  auto f = [&](const Array& x) {
+    Array a = x + 1.0;
+    unread = a.impl_ptr();
+    Array b = -a;
+    Array m = ivy::exp(x);
+    read = m.impl_ptr();
+    return probe({ivy::sum(b) + ivy::sum(m)})[0];
+  };
+  const Array x = ivy::asarray({0.5, -1.0});
+  const std::vector<double> g = values(ivy::grad(f)(x));
+  EXPECT_NEAR(g[0], std::exp(0.5) - 1.0, 1e-15);
+  EXPECT_NEAR(g[1], std::exp(-1.0) - 1.0, 1e-15);
+  EXPECT_TRUE(unread_freed);
+  EXPECT_TRUE(read_kept);
+  EXPECT_TRUE(unread.expired());
+  EXPECT_TRUE(read.expired());
+}
+
 TEST_P(Transforms, ErrorsNameTheTransform) {
   Array x = ivy::asarray({1.0, 2.0});
   auto message = [](const std::function<void()>& fn) {

@@ -28,40 +28,54 @@ class Paused {
   int& counter_;
 };
 
+void accumulate(Array& slot, const Array& g) { slot = slot.defined() ? add(slot, g) : g; }
+
+// What a rule may read of a primal it does not need the values of.
+struct ArrayMeta {
+  Shape shape;
+  DType dtype;
+  Device device;
+  Backend backend;
+};
+ArrayMeta meta_of(const Array& x) { return {x.shape(), x.dtype(), x.device(), x.backend()}; }
+
 // Fits a rule's cotangent to its primal: summed over broadcast axes, cast to its dtype.
-Array fit(Array g, const Array& x, const char* op) {
-  if (!(g.shape() == x.shape())) {
-    if (g.ndim() < x.ndim())
+Array fit(Array g, const ArrayMeta& x, const char* op) {
+  if (!(g.shape() == x.shape)) {
+    if (g.ndim() < static_cast<std::int64_t>(x.shape.size()))
       throw Error(std::string("[grad] the rule of ") + op + " gave a cotangent of shape " + g.shape().str() +
-                  " for an input of shape " + x.shape().str());
-    g = unbroadcast(g, x.shape());
+                  " for an input of shape " + x.shape.str());
+    g = unbroadcast(g, x.shape);
   }
-  if (g.dtype() != x.dtype()) {
-    if (is_complex(g.dtype()) && !is_complex(x.dtype())) g = real(g);
-    if (g.dtype() != x.dtype()) g = astype(g, x.dtype());
+  if (g.dtype() != x.dtype) {
+    if (is_complex(g.dtype()) && !is_complex(x.dtype)) g = real(g);
+    if (g.dtype() != x.dtype) g = astype(g, x.dtype);
   }
   return g;
 }
-
-void accumulate(Array& slot, const Array& g) { slot = slot.defined() ? add(slot, g) : g; }
+// An array with m's shape, dtype and backend holding one element (a broadcast zero): what a
+// rule gets for a primal the tape did not keep.
+Array stand_in(const ArrayMeta& m) { return broadcast_to(zeros(Shape{}, m.dtype, m.device, m.backend), m.shape); }
 
 }  // namespace
 
 // Records, while it is on the thread's observer stack, every differentiable primitive call
 // with at least one tracked input; outputs of floating dtype become tracked in turn.
-// Arrays are identified by their ArrayImpl; the tape holds every array it maps, so an
-// address is never reused while the tape lives.
+// Arrays are identified by their ArrayImpl with a weak reference beside the id: an entry whose
+// array has died is stale (its address may belong to a new array), so the tape keeps alive
+// only the primals its nodes saved (saved_values_of: what each rule reads), and a node's
+// saved arrays are dropped once its rule has run.
 class Tape final : public DispatchObserver {
  public:
   int track(const Array& x) {
     const int id = next_++;
-    ids_[x.impl()] = id;
-    held_.push_back(x);
+    ids_[x.impl()] = Entry{id, x.impl_ptr()};
     return id;
   }
   int id_of(const Array& x) const {
     auto it = ids_.find(x.impl());
-    return it == ids_.end() ? -1 : it->second;
+    // a live weak reference at x's address is x itself (two live arrays never share one)
+    return it == ids_.end() || it->second.ref.expired() ? -1 : it->second.id;
   }
   bool tracks_any(std::span<const Array> xs) const {
     for (const Array& x : xs)
@@ -77,17 +91,13 @@ class Tape final : public DispatchObserver {
     n.op = op;
     n.attrs = a;
     n.rule = rule;
-    n.in.assign(in.begin(), in.end());
-    n.out.assign(out.begin(), out.end());
-    add_node(std::move(n));
+    add_node(std::move(n), in, out, saved_values_of(op));
   }
 
   void record_custom(const std::vector<Array>& in, const std::vector<Array>& out, const CustomBwd& bwd) {
     Node n;
-    n.in = in;
-    n.out = out;
     n.custom = bwd;
-    add_node(std::move(n));
+    add_node(std::move(n), in, out, SavedValues{});  // a user's rule may read anything
   }
 
   // Cotangents of `wanted` (ids; -1: an untracked primal, zeros) given the cotangents of the
@@ -122,14 +132,34 @@ class Tape final : public DispatchObserver {
     Attrs attrs;
     VjpRule rule = nullptr;
     CustomBwd custom;
-    std::vector<Array> in, out;
+    std::vector<Array> in, out;  // kept only where the rule reads their values (else undefined)
+    std::vector<ArrayMeta> in_meta, out_meta;
     std::vector<int> in_ids, out_ids;
   };
+  struct Entry {
+    int id;
+    std::weak_ptr<ArrayImpl> ref;
+  };
 
-  void add_node(Node n) {
-    for (const Array& x : n.in) n.in_ids.push_back(differentiable_dtype(x.dtype()) ? id_of(x) : -1);
-    for (const Array& y : n.out) n.out_ids.push_back(differentiable_dtype(y.dtype()) ? track(y) : -1);
+  void add_node(Node n, std::span<const Array> in, std::span<const Array> out, SavedValues saves) {
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      n.in_ids.push_back(differentiable_dtype(in[i].dtype()) ? id_of(in[i]) : -1);
+      n.in_meta.push_back(meta_of(in[i]));
+      n.in.push_back(saves.input(i) ? in[i] : Array());
+    }
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      n.out_ids.push_back(differentiable_dtype(out[k].dtype()) ? track(out[k]) : -1);
+      n.out_meta.push_back(meta_of(out[k]));
+      n.out.push_back(saves.output(k) ? out[k] : Array());
+    }
     nodes_.push_back(std::move(n));
+  }
+
+  // The node's primals, with stand-ins for those it did not keep.
+  static std::vector<Array> primals(const std::vector<Array>& kept, const std::vector<ArrayMeta>& meta) {
+    std::vector<Array> v(kept.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) v[i] = kept[i].defined() ? kept[i] : stand_in(meta[i]);
+    return v;
   }
 
   void run_node(const Node& n, const std::vector<Array>& cots, std::vector<Array>& ct) {
@@ -146,17 +176,18 @@ class Tape final : public DispatchObserver {
       bool any = false;
       for (std::size_t i = 0; i < n.in.size(); ++i) any |= (want[i] = n.in_ids[i] >= 0);
       if (!any) return;
-      VjpCall call{n.op, n.in, n.attrs, n.out, cots, std::span<const bool>(want.get(), n.in.size())};
+      const std::vector<Array> in = primals(n.in, n.in_meta), out = primals(n.out, n.out_meta);
+      VjpCall call{n.op, in, n.attrs, out, cots, std::span<const bool>(want.get(), n.in.size())};
       n.rule(call, grads);
     }
     for (std::size_t i = 0; i < n.in.size(); ++i)
       if (n.in_ids[i] >= 0 && grads[i].defined())
-        accumulate(ct[static_cast<std::size_t>(n.in_ids[i])], fit(grads[i], n.in[i], n.custom ? "custom_vjp" : op_info(n.op).name));
+        accumulate(ct[static_cast<std::size_t>(n.in_ids[i])],
+                   fit(grads[i], n.in_meta[i], n.custom ? "custom_vjp" : op_info(n.op).name));
   }
 
   std::vector<Node> nodes_;
-  std::unordered_map<const ArrayImpl*, int> ids_;
-  std::vector<Array> held_;
+  std::unordered_map<const ArrayImpl*, Entry> ids_;
   int next_ = 0;
   int paused_ = 0;
 };

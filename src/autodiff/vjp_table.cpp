@@ -32,6 +32,44 @@ static_assert(sizeof(kJvpRules) / sizeof(kJvpRules[0]) == kNumOps);
 }  // namespace
 
 VjpRule vjp_rule_of(OpId op) { return kRules[static_cast<int>(op)]; }
+
+// Read off the rules in rules_*.cpp; a rule that starts reading a value must be listed here
+// (its gradient tests then fail on the zero stand-ins otherwise). Unlisted: everything kept.
+SavedValues saved_values_of(OpId op) {
+  constexpr std::uint64_t none = 0, all = ~std::uint64_t{0}, first = 1, second = 2;
+  switch (op) {
+    // the cotangent passed, moved or summed: shapes only
+    case OpId::add: case OpId::subtract: case OpId::negative: case OpId::positive: case OpId::conj:
+    case OpId::real: case OpId::imag: case OpId::astype: case OpId::broadcast_to: case OpId::reshape:
+    case OpId::permute_dims: case OpId::flip: case OpId::roll: case OpId::tile: case OpId::repeat:
+    case OpId::concat: case OpId::strided_slice: case OpId::slice_update: case OpId::diagonal:
+    case OpId::tril: case OpId::triu: case OpId::sum: case OpId::mean: case OpId::cumulative_sum:
+    case OpId::fft_c2c: case OpId::fft_r2c: case OpId::fft_c2r:
+      return {none, none};
+    // derivatives written with the result
+    case OpId::exp: case OpId::expm1: case OpId::sqrt: case OpId::tan: case OpId::tanh: case OpId::reciprocal:
+    case OpId::cholesky: case OpId::inv: case OpId::eig: case OpId::eigh: case OpId::svd:
+      return {none, all};
+    case OpId::max_pool: return {none, second};  // the argmax indices
+    // the index input (or the condition) only
+    case OpId::where: return {first, none};
+    case OpId::take: case OpId::take_along_axis: case OpId::index_put_flat: case OpId::scatter_add_flat:
+      return {second, none};
+    case OpId::divide: return {second, all};  // g / x2, and the quotient for x2's cotangent
+    case OpId::solve: return {first, all};    // A; of B only its rank
+    case OpId::slogdet: return {all, first};  // the sign (complex); never logabsdet
+    // the other operand, and the outputs that the rules below do not read
+    case OpId::multiply: case OpId::matmul: case OpId::conv: case OpId::conv_transpose: case OpId::conv_weight_grad:
+    case OpId::acos: case OpId::acosh: case OpId::asin: case OpId::asinh: case OpId::atan: case OpId::atanh:
+    case OpId::atan2: case OpId::copysign: case OpId::cos: case OpId::cosh: case OpId::sin: case OpId::sinh:
+    case OpId::log: case OpId::log1p: case OpId::log2: case OpId::log10: case OpId::square: case OpId::maximum:
+    case OpId::minimum: case OpId::remainder: case OpId::prod: case OpId::var: case OpId::sort:
+    case OpId::eigvals: case OpId::eigvalsh: case OpId::svdvals:
+      return {all, none};
+    default:
+      return {all, all};
+  }
+}
 JvpRule jvp_rule_of(OpId op) { return kJvpRules[static_cast<int>(op)]; }
 
 Array tan_or_zeros(const JvpCall& c, int i) {
