@@ -661,6 +661,20 @@ TEST_P(Core, InverseComplexFunctionsAtLargeModulus) {
   }
 }
 
+// QR near float32's range ends stays finite (Eigen's reflectors squared 1.8e19 to inf): |R00|
+// is the first column's norm, R01 = conj(Q0) . a1.
+TEST_P(Core, QrOfHugeFloat32Matrices) {
+  for (double scale : {1e19, 1e-25}) {
+    const ivy::Array a = ivy::astype(ivy::asarray(std::vector<double>{3 * scale, 1 * scale, 4 * scale, 2 * scale},
+                                                  ivy::Shape{2, 2}), ivy::float32);
+    const auto r = ivy::astype(ivy::linalg::qr(a).R, ivy::float64).to_vector<double>();
+    EXPECT_NEAR(std::abs(r[0]), 5 * scale, 1e-6 * 5 * scale) << scale;  // |(3, 4)|
+    EXPECT_NEAR(std::abs(r[1]), 2.2 * scale, 1e-6 * 5 * scale) << scale;  // (3*1 + 4*2) / 5
+    EXPECT_NEAR(std::abs(r[3]), 0.4 * scale, 1e-6 * 5 * scale) << scale;  // det / 5 = (6 - 4) / 5
+    EXPECT_EQ(r[2], 0.0);
+  }
+}
+
 // var and std of a 0-d array (or over no axes) propagate NaN and infinities (issue 32: torch
 // gave 0 for a 0-d NaN).
 TEST_P(Core, VarianceOfSingleSamplesPropagatesNaN) {

@@ -512,11 +512,22 @@ XT_KERNEL(qr) {
         if (m > 0 && qc > 0) set_identity(pq + b * m * qc, m, qc);
         continue;
       }
-      Eigen::HouseholderQR<CMat<T>> qr(CRMap<T>(px + b * m * N, m, N));
+      // Eigen's reflectors square column norms (overflow from |a| ~ 1e19 in float32, where
+      // LAPACK's scaled norms do not): the matrix is scaled by 2^-e to a largest |a| in
+      // [0.5, 1) first, which is exact and leaves Q unchanged, and R scaled back.
+      CMat<T> A = CRMap<T>(px + b * m * N, m, N);
+      using Real = typename Eigen::NumTraits<T>::Real;
+      const Real amax = A.cwiseAbs().maxCoeff();
+      int e = 0;
+      if (std::isfinite(amax) && amax > 0) std::frexp(amax, &e);
+      if (e != 0) A *= std::ldexp(Real(1), -e);
+      Eigen::HouseholderQR<CMat<T>> qr(A);
       CMat<T> Q = CMat<T>::Identity(m, qc);
       Q.applyOnTheLeft(qr.householderQ());
       RMap<T>(pq + b * m * qc, m, qc) = Q;
-      RMap<T>(pr + b * qc * N, qc, N) = qr.matrixQR().topRows(qc).template triangularView<Eigen::Upper>();
+      CMat<T> R = qr.matrixQR().topRows(qc).template triangularView<Eigen::Upper>();
+      if (e != 0) R *= std::ldexp(Real(1), e);
+      RMap<T>(pr + b * qc * N, qc, N) = R;
     }
   });
 }

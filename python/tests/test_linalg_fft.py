@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ivy
-from conftest import check, to_np
+from conftest import check, np_dtype, to_np
 
 RNG = np.random.default_rng(5)
 A = RNG.normal(size=(3, 3)) + 3 * np.eye(3)
@@ -75,6 +75,29 @@ def test_triangular_factors_exactly_zero_elsewhere(backend, shape):
             q, r = (to_np(t) for t in ivy.linalg.qr(ivy.asarray(a), mode=mode))
             assert np.all(np.isfinite(q)) and np.all(np.tril(r, -1) == 0)
             np.testing.assert_allclose(q @ r, a, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "float64"])
+@pytest.mark.parametrize("scale", [1e19, 1e-25])
+def test_qr_of_huge_and_tiny_matrices(backend, dtype, scale):
+    """QR of matrices near the dtype's range ends: R matches NumPy's (LAPACK's scaled norms),
+    Q is the same as for the matrix scaled to 1 (the suite's complex64 entries of 1.8e19 made
+    Eigen's reflectors overflow to NaN)."""
+    t = np_dtype(dtype)
+    base = np.array([[-1.8411, 0.3, 0.7], [2.0, 1e-3, -0.5], [0.25, -1.0, 1.5]])
+    if t.kind == "c":
+        base = base + 1j * np.array([[0.0, 0.5, -0.25], [1.0, 0.0, 0.5], [-0.75, 0.25, 0.0]])
+    a = (base * scale).astype(t)
+    q, r = (to_np(m) for m in ivy.linalg.qr(ivy.asarray(a)))
+    wq, wr = np.linalg.qr(a)
+    assert np.all(np.isfinite(r)) and np.all(np.isfinite(q))
+    # same factorization up to the signs of R's rows (LAPACK and Eigen may differ there)
+    signs = np.diag(r) / np.diag(wr)
+    np.testing.assert_allclose(np.abs(signs), 1, rtol=1e-5)
+    tol = 1e-5 if t in (np.float32, np.complex64) else 1e-12
+    big = float(np.abs(a).max())
+    np.testing.assert_allclose(r, signs[:, None] * wr, rtol=tol, atol=tol * big)
+    np.testing.assert_allclose(q.astype(np.complex128) @ r, a, rtol=tol, atol=tol * big)
 
 
 def test_decompositions(backend):
