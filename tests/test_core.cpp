@@ -308,6 +308,12 @@ TEST_P(Core, AdvancedIndexing) {
   EXPECT_EQ(V<std::int64_t>(y.index({1, ivy::asarray({2, 0}), 3})), (std::vector<std::int64_t>{23, 15}));
   EXPECT_EQ(y.index({ivy::Slice(), ivy::asarray(std::vector<bool>{true, false, true})}).shape(), (ivy::Shape{2, 2, 4}));
   EXPECT_THROW(y.index({0, 0, 0, i01}), ivy::IndexError);
+  // a mask axis of extent 0 selects nothing (the standard's suite); other extents must match
+  const std::vector<bool> none;
+  EXPECT_EQ(x[ivy::asarray(none)].shape(), (ivy::Shape{0, 4}));
+  EXPECT_EQ(x[ivy::reshape(ivy::asarray(none), {0, 0})].shape(), (ivy::Shape{0}));
+  EXPECT_EQ(y.index({ivy::Slice(), ivy::asarray(none)}).shape(), (ivy::Shape{2, 0, 4}));
+  EXPECT_THROW(x[ivy::asarray(std::vector<bool>{true, false})], ivy::IndexError);
 }
 
 TEST_P(Core, IndexedAssignment) {

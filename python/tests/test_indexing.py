@@ -58,6 +58,17 @@ def test_boolean_scalar_index(backend):
     check(x[ivy.asarray(True)], A[0][np.bool_(True)])
 
 
+def test_empty_boolean_masks(backend):
+    """A mask axis of extent 0 selects nothing, whatever the extent it indexes (the standard's
+    suite asks this; NumPy raises); other extents must match."""
+    x = ivy.asarray(A)  # (3, 4, 5)
+    assert x[ivy.asarray(np.zeros(0, dtype=bool))].shape == (0, 4, 5)
+    assert x[ivy.asarray(np.zeros((3, 0), dtype=bool))].shape == (0, 5)
+    assert x[:, ivy.asarray(np.zeros(0, dtype=bool))].shape == (3, 0, 5)
+    with pytest.raises(IndexError):
+        x[ivy.asarray(np.array([True]))]
+
+
 def test_index_errors(backend):
     x = ivy.asarray(A)
     with pytest.raises(IndexError):

@@ -140,7 +140,7 @@ def test_namespace_info():
     info = ivy.__array_namespace_info__()
     caps = info.capabilities()
     assert caps["boolean indexing"] is True and caps["data-dependent shapes"] is True
-    assert caps["max dimensions"] == 16
+    assert caps["max dimensions"] == 32
     assert info.default_device() == ivy.Device("cpu")
     dd = info.default_dtypes()
     assert dd == {"real floating": ivy.float32, "complex floating": ivy.complex64, "integral": ivy.int64,

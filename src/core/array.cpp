@@ -301,8 +301,10 @@ Plan make_plan(const Array& x, const std::vector<Index>& items) {
         const Array& ia = it.array();
         p.has_arrays = true;
         if (is_bool(ia.dtype())) {
+          // each mask axis has the extent of the axis it indexes, or 0 (an empty mask selects
+          // nothing, as the standard's test suite expects; NumPy raises there)
           for (std::int64_t j = 0; j < ia.ndim(); ++j)
-            if (ia.shape()[j] != xs[axis + j])
+            if (ia.shape()[j] != xs[axis + j] && ia.shape()[j] != 0)
               throw IndexError("[index] boolean index of shape " + ia.shape().str() + " does not match the indexed axes of " +
                                xs.str() + " starting at axis " + std::to_string(axis));
           if (ia.ndim() == 0) throw IndexError("[index] zero-dimensional boolean indices are not supported");
