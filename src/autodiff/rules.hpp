@@ -39,13 +39,16 @@ VjpRule vjp_rule_of(OpId op);
 
 // Whether a primitive's VJP rule reads the values of its inputs and of its outputs. Where it
 // does not, the tape keeps only their shapes and dtypes, and the rule gets stand-ins of that
-// shape and dtype holding zeros (a rule may take their shape, dtype and backend, and pass
-// them to zeros_like and the like, but must not compute with them).
+// shape and dtype whose values are unset (a rule may take their shape, dtype and backend, and
+// pass them to zeros_like and the like, but must not compute with them).
 // Bit i of a mask: the rule reads the values of input (output) i; inputs past the 64th are
 // kept when the mask is all ones.
+// `shapes`: whether the rule reads the shape or dtype of a primal it does not keep (if not,
+// it gets undefined arrays for those, and no stand-in is made).
 struct SavedValues {
   std::uint64_t inputs = ~std::uint64_t{0};
   std::uint64_t outputs = ~std::uint64_t{0};
+  bool shapes = true;
   bool input(std::size_t i) const { return i < 64 ? (inputs >> i & 1) != 0 : inputs == ~std::uint64_t{0}; }
   bool output(std::size_t k) const { return k < 64 ? (outputs >> k & 1) != 0 : outputs == ~std::uint64_t{0}; }
 };

@@ -30,32 +30,30 @@ class Paused {
 
 void accumulate(Array& slot, const Array& g) { slot = slot.defined() ? add(slot, g) : g; }
 
-// What a rule may read of a primal it does not need the values of.
+// What a rule may read of a primal it does not need the values of: its dtype, device,
+// backend and shape (the extents stored in the tape's one list, from `dims_at`).
 struct ArrayMeta {
-  Shape shape;
+  std::uint32_t dims_at;
+  std::uint8_t ndim;
   DType dtype;
   Device device;
   Backend backend;
 };
-ArrayMeta meta_of(const Array& x) { return {x.shape(), x.dtype(), x.device(), x.backend()}; }
 
 // Fits a rule's cotangent to its primal: summed over broadcast axes, cast to its dtype.
-Array fit(Array g, const ArrayMeta& x, const char* op) {
-  if (!(g.shape() == x.shape)) {
-    if (g.ndim() < static_cast<std::int64_t>(x.shape.size()))
+Array fit(Array g, const Shape& shape, DType dtype, const char* op) {
+  if (!(g.shape() == shape)) {
+    if (g.ndim() < static_cast<std::int64_t>(shape.size()))
       throw Error(std::string("[grad] the rule of ") + op + " gave a cotangent of shape " + g.shape().str() +
-                  " for an input of shape " + x.shape.str());
-    g = unbroadcast(g, x.shape);
+                  " for an input of shape " + shape.str());
+    g = unbroadcast(g, shape);
   }
-  if (g.dtype() != x.dtype) {
-    if (is_complex(g.dtype()) && !is_complex(x.dtype)) g = real(g);
-    if (g.dtype() != x.dtype) g = astype(g, x.dtype);
+  if (g.dtype() != dtype) {
+    if (is_complex(g.dtype()) && !is_complex(dtype)) g = real(g);
+    if (g.dtype() != dtype) g = astype(g, dtype);
   }
   return g;
 }
-// An array with m's shape, dtype and backend holding one element (a broadcast zero): what a
-// rule gets for a primal the tape did not keep.
-Array stand_in(const ArrayMeta& m) { return broadcast_to(zeros(Shape{}, m.dtype, m.device, m.backend), m.shape); }
 
 }  // namespace
 
@@ -133,33 +131,63 @@ class Tape final : public DispatchObserver {
     VjpRule rule = nullptr;
     CustomBwd custom;
     std::vector<Array> in, out;  // kept only where the rule reads their values (else undefined)
-    std::vector<ArrayMeta> in_meta, out_meta;
     std::vector<int> in_ids, out_ids;
+    std::uint32_t meta_at = 0;  // metas_[meta_at ...]: the inputs', then the outputs'
+    bool stand_ins = true;      // the rule reads the shapes of primals it did not keep
   };
   struct Entry {
     int id;
     std::weak_ptr<ArrayImpl> ref;
   };
 
-  void add_node(Node n, std::span<const Array> in, std::span<const Array> out, SavedValues saves) {
+  void add_node(Node&& proto, std::span<const Array> in, std::span<const Array> out, SavedValues saves) {
+    Node& n = nodes_.emplace_back(std::move(proto));
+    n.meta_at = static_cast<std::uint32_t>(metas_.size());
+    n.stand_ins = saves.shapes;
+    n.in_ids.reserve(in.size());
+    n.in.reserve(in.size());
     for (std::size_t i = 0; i < in.size(); ++i) {
       n.in_ids.push_back(differentiable_dtype(in[i].dtype()) ? id_of(in[i]) : -1);
-      n.in_meta.push_back(meta_of(in[i]));
+      add_meta(in[i]);
       n.in.push_back(saves.input(i) ? in[i] : Array());
     }
+    n.out_ids.reserve(out.size());
+    n.out.reserve(out.size());
     for (std::size_t k = 0; k < out.size(); ++k) {
       n.out_ids.push_back(differentiable_dtype(out[k].dtype()) ? track(out[k]) : -1);
-      n.out_meta.push_back(meta_of(out[k]));
+      add_meta(out[k]);
       n.out.push_back(saves.output(k) ? out[k] : Array());
     }
-    nodes_.push_back(std::move(n));
   }
+  void add_meta(const Array& x) {
+    metas_.push_back({static_cast<std::uint32_t>(dims_.size()), static_cast<std::uint8_t>(x.ndim()), x.dtype(),
+                      x.device(), x.backend()});
+    dims_.insert(dims_.end(), x.shape().begin(), x.shape().end());
+  }
+  Shape shape_of(const ArrayMeta& m) const { return Shape(std::span<const std::int64_t>(dims_.data() + m.dims_at, m.ndim)); }
 
-  // The node's primals, with stand-ins for those it did not keep.
-  static std::vector<Array> primals(const std::vector<Array>& kept, const std::vector<ArrayMeta>& meta) {
-    std::vector<Array> v(kept.size());
-    for (std::size_t i = 0; i < kept.size(); ++i) v[i] = kept[i].defined() ? kept[i] : stand_in(meta[i]);
-    return v;
+  // An array with m's shape, dtype and backend whose values are not set (empty: memory the
+  // rule never touches, so no page of it is written): what a rule gets for a primal the tape
+  // did not keep. The last few are reused.
+  Array stand_in(const ArrayMeta& m) {
+    const std::int64_t* d = dims_.data() + m.dims_at;
+    for (auto& [key, a] : stand_ins_)
+      if (key.dtype == m.dtype && key.ndim == m.ndim && key.backend == m.backend && key.device == m.device &&
+          std::equal(d, d + m.ndim, dims_.data() + key.dims_at))
+        return a;
+    Array a = empty(shape_of(m), m.dtype, m.device, m.backend);
+    if (stand_ins_.size() < 16) stand_ins_.emplace_back(m, a);
+    else stand_ins_[next_stand_in_++ % 16] = {m, a};
+    return a;
+  }
+  // The node's primals: `kept` itself when it holds them all, else a copy in `scratch` with
+  // stand-ins for those it did not keep.
+  std::span<const Array> primals(const std::vector<Array>& kept, std::uint32_t meta_at, std::vector<Array>& scratch) {
+    if (std::all_of(kept.begin(), kept.end(), [](const Array& a) { return a.defined(); })) return kept;
+    scratch.resize(kept.size());
+    for (std::size_t i = 0; i < kept.size(); ++i)
+      scratch[i] = kept[i].defined() ? kept[i] : stand_in(metas_[meta_at + i]);
+    return scratch;
   }
 
   void run_node(const Node& n, const std::vector<Array>& cots, std::vector<Array>& ct) {
@@ -176,17 +204,26 @@ class Tape final : public DispatchObserver {
       bool any = false;
       for (std::size_t i = 0; i < n.in.size(); ++i) any |= (want[i] = n.in_ids[i] >= 0);
       if (!any) return;
-      const std::vector<Array> in = primals(n.in, n.in_meta), out = primals(n.out, n.out_meta);
+      std::vector<Array> in_scratch, out_scratch;
+      const std::span<const Array> in = n.stand_ins ? primals(n.in, n.meta_at, in_scratch) : n.in,
+                                   out = n.stand_ins
+                                             ? primals(n.out, n.meta_at + static_cast<std::uint32_t>(n.in.size()), out_scratch)
+                                             : n.out;
       VjpCall call{n.op, in, n.attrs, out, cots, std::span<const bool>(want.get(), n.in.size())};
       n.rule(call, grads);
     }
     for (std::size_t i = 0; i < n.in.size(); ++i)
       if (n.in_ids[i] >= 0 && grads[i].defined())
         accumulate(ct[static_cast<std::size_t>(n.in_ids[i])],
-                   fit(grads[i], n.in_meta[i], n.custom ? "custom_vjp" : op_info(n.op).name));
+                   fit(grads[i], shape_of(metas_[n.meta_at + i]), metas_[n.meta_at + i].dtype,
+                       n.custom ? "custom_vjp" : op_info(n.op).name));
   }
 
   std::vector<Node> nodes_;
+  std::vector<ArrayMeta> metas_;
+  std::vector<std::int64_t> dims_;
+  std::vector<std::pair<ArrayMeta, Array>> stand_ins_;
+  std::size_t next_stand_in_ = 0;
   std::unordered_map<const ArrayImpl*, Entry> ids_;
   int next_ = 0;
   int paused_ = 0;

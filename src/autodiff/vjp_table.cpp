@@ -38,12 +38,15 @@ VjpRule vjp_rule_of(OpId op) { return kRules[static_cast<int>(op)]; }
 SavedValues saved_values_of(OpId op) {
   constexpr std::uint64_t none = 0, all = ~std::uint64_t{0}, first = 1, second = 2;
   switch (op) {
-    // the cotangent passed, moved or summed: shapes only
+    // the cotangent passed or moved: nothing of the primals (the tape fits the result)
     case OpId::add: case OpId::subtract: case OpId::negative: case OpId::positive: case OpId::conj:
-    case OpId::real: case OpId::imag: case OpId::astype: case OpId::broadcast_to: case OpId::reshape:
-    case OpId::permute_dims: case OpId::flip: case OpId::roll: case OpId::tile: case OpId::repeat:
+    case OpId::real: case OpId::astype: case OpId::broadcast_to: case OpId::permute_dims: case OpId::flip:
+    case OpId::roll: case OpId::tril: case OpId::triu:
+      return {none, none, false};
+    // the cotangent moved or summed by the primals' shapes
+    case OpId::imag: case OpId::reshape: case OpId::tile: case OpId::repeat:
     case OpId::concat: case OpId::strided_slice: case OpId::slice_update: case OpId::diagonal:
-    case OpId::tril: case OpId::triu: case OpId::sum: case OpId::mean: case OpId::cumulative_sum:
+    case OpId::sum: case OpId::mean: case OpId::cumulative_sum:
     case OpId::fft_c2c: case OpId::fft_r2c: case OpId::fft_c2r:
       return {none, none};
     // derivatives written with the result

@@ -80,14 +80,16 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   std::vector<int> seen(static_cast<std::size_t>(n), 0);
   int walk = 0;
   std::vector<int> stack;
-  // (from several nodes at once: one walk, each node visited once)
-  auto depends_on = [&](const std::vector<int>& from, const std::vector<int>& set) {
+  // (from several nodes at once: one walk, each node visited once). Nodes are in execution
+  // order, so a producer comes before its readers: a node before `lo`, the set's first
+  // member, reads nothing the set computes, and the walk stops there.
+  auto depends_on = [&](const std::vector<int>& from, const std::vector<int>& set, int lo) {
     ++walk;
     stack = from;
     while (!stack.empty()) {
       const int k = stack.back();
       stack.pop_back();
-      if (k < 0 || seen[static_cast<std::size_t>(k)] == walk) continue;
+      if (k < lo || seen[static_cast<std::size_t>(k)] == walk) continue;
       seen[static_cast<std::size_t>(k)] = walk;
       const int h = group_of[static_cast<std::size_t>(k)];
       if (h >= 0 && std::find(set.begin(), set.end(), h) != set.end()) return true;
@@ -120,9 +122,12 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
       }
     };
     collect(k);
-    for (int G : set)
+    int lo = k;
+    for (int G : set) {
+      lo = std::min(lo, groups[static_cast<std::size_t>(G)].front());
       for (int m : groups[static_cast<std::size_t>(G)]) collect(m);
-    return !depends_on(outside, set);
+    }
+    return !depends_on(outside, set, lo);
   };
   for (int k = 0; k < n; ++k) {
     const auto& node = g.nodes[static_cast<std::size_t>(k)];

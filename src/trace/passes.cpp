@@ -58,11 +58,24 @@ std::vector<Array> call_primitive(OpId op, const std::vector<Array>& in_, const 
   return out;
 }
 void replace_uses(Graph& g, int from, int to) {
-  for (auto& n : g.nodes)
-    for (int& id : n.inputs)
+  if (from == to) return;
+  std::vector<int> moved = std::move(g.values[static_cast<std::size_t>(from)].users);
+  g.values[static_cast<std::size_t>(from)].users.clear();
+  for (int k : moved)  // (a node reading `from` twice is listed twice; the second visit finds nothing)
+    for (int& id : g.nodes[static_cast<std::size_t>(k)].inputs)
       if (id == from) id = to;
+  auto& to_users = g.values[static_cast<std::size_t>(to)].users;
+  to_users.insert(to_users.end(), moved.begin(), moved.end());
   for (int& id : g.output_ids)
     if (id == from) id = to;
+}
+void rewire_input(Graph& g, int node, std::size_t slot, int to) {
+  int& id = g.nodes[static_cast<std::size_t>(node)].inputs[slot];
+  auto& users = g.values[static_cast<std::size_t>(id)].users;
+  auto it = std::find(users.begin(), users.end(), node);
+  if (it != users.end()) users.erase(it);
+  id = to;
+  g.values[static_cast<std::size_t>(to)].users.push_back(node);
 }
 int constant_index(const Graph& g, int id) {
   for (std::size_t i = 0; i < g.constant_ids.size(); ++i)
@@ -115,6 +128,7 @@ int eliminate_dead_code(Graph& g) {
 }
 
 int eliminate_common_subexpressions(Graph& g) {
+  g.rebuild_uses();  // replace_uses walks the users lists
   int merged = 0;
   // equal constants: one id for each distinct (dtype, shape, bytes)
   {
@@ -235,13 +249,13 @@ bool same_type(const Graph& g, int a, int b) {
 }  // namespace
 
 int simplify(Graph& g) {
+  g.rebuild_uses();  // replace_uses walks the users lists
   int changed = 0;
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     auto& n = g.nodes[k];
     if (n.outputs.size() != 1) continue;
     const int out = n.outputs[0];
     int same = -1;  // the value the node's output equals, when one does
-    bool touched = false;
     auto in = [&](int i) { return n.inputs[static_cast<std::size_t>(i)]; };
     auto pick = [&](int x) {
       if (same < 0 && same_type(g, x, out)) same = x;
@@ -284,7 +298,7 @@ int simplify(Graph& g) {
           const Dims a = attr::permute_dims(std::as_const(inner.attrs)).axes;
           Dims c;
           for (std::size_t i = 0; i < axes.size(); ++i) c.push_back(a[static_cast<std::size_t>(axes[i])]);
-          n.inputs[0] = inner.inputs[0];
+          rewire_input(g, static_cast<int>(k), 0, inner.inputs[0]);
           attr::permute_dims(n.attrs).axes = c;
           ++changed;
           bool id2 = true;
@@ -299,23 +313,20 @@ int simplify(Graph& g) {
       const int p = g.producer(in(0));
       if (p >= 0 && g.nodes[static_cast<std::size_t>(p)].op == OpId::reshape) {
         // reshape(reshape(x, s1), s2) = reshape(x, s2), with s2 spelled out (no -1)
-        n.inputs[0] = g.nodes[static_cast<std::size_t>(p)].inputs[0];
+        rewire_input(g, static_cast<int>(k), 0, g.nodes[static_cast<std::size_t>(p)].inputs[0]);
         Dims s;
         for (auto d : g.values[static_cast<std::size_t>(out)].shape) s.push_back(d);
         attr::reshape(n.attrs).shape = s;
         ++changed;
-        touched = true;
         pick(n.inputs[0]);
       }
     }
     if (same >= 0) {
       replace_uses(g, out, same);
       ++changed;
-      touched = true;
     }
-    if (touched) g.rebuild_uses();  // (only then: once per node would make the pass quadratic)
   }
-  if (changed) eliminate_dead_code(g);
+  if (changed) eliminate_dead_code(g);  // (which rebuilds the users lists in node order)
   return changed;
 }
 
