@@ -8,8 +8,7 @@ NumPy 1.24, with tolerances per dtype and NaN == NaN. Dtype/backend pairs that
 `ivy._ivy.is_unsupported` reports are never drawn.
 
 Runs are deterministic (`derandomize=True`) and sized to keep the whole module quick.
-Bugs it found are pinned by direct regression tests at the end; what LibTorch computes
-differently and ivy does not correct is `xfail(strict=True)` there, with the reason.
+Bugs it found are pinned by direct regression tests at the end.
 """
 
 import math
@@ -1500,8 +1499,7 @@ def test_asarray_roundtrip(backend, data):
 
 # ====================================================================== regressions and known limits
 # Bugs this suite found, each pinned by a direct test (the property tests above cover the
-# same ground with random data). Behaviour of LibTorch itself that ivy does not correct is
-# xfail(strict=True) below: a fix makes it XPASS and fail, so the marker has to go.
+# same ground with random data).
 @pytest.mark.parametrize("fn", ["sum", "prod", "cumulative_sum", "cumulative_prod"])
 @pytest.mark.parametrize("dtype", ["int16", "int32", "uint8"])
 def test_int_accumulator_dtype(backend, fn, dtype):
