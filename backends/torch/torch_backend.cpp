@@ -97,7 +97,13 @@ Array from_host(const void* data, const Shape& shape, DType d, Device dev) {
   return make_array(std::move(t), d);
 }
 void to_host(const Array& x, void* dst) {
-  at::Tensor t = tensor_of(x).cpu().contiguous();
+  const at::Tensor& src = tensor_of(x);
+  if (!widened(x.dtype()) && src.device().is_cpu() && !src.is_contiguous() && src.numel()) {
+    // a strided CPU view: one copy straight into dst (contiguous() would copy twice)
+    at::from_blob(dst, src.sizes(), src.options().requires_grad(false)).copy_(src);
+    return;
+  }
+  at::Tensor t = src.cpu().contiguous();
   int64_t n = t.numel();
   if (x.dtype() == uint16) {
     auto* p = t.data_ptr<int32_t>();

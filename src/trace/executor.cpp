@@ -367,7 +367,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
   Array outs[kMaxOutputs];
   std::vector<const void*> in_ptr;
   std::vector<void*> out_ptr;
-  std::vector<std::vector<unsigned char>> copies;
+  std::vector<std::shared_ptr<void>> copies;
   std::vector<Array> results;
   for (const Step& s : I.steps) {
     if (s.program < 0) {
@@ -383,9 +383,10 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       for (std::size_t i = 0; i < s.in.size(); ++i) {
         const Array& x = env[static_cast<std::size_t>(s.in[i])];
         const void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
-        if (!ptr && x.size()) {  // not contiguous host memory: a host copy
-          copies.push_back(graph_util::host_bytes(x));
-          ptr = copies.back().data();
+        if (!ptr && x.size()) {  // not contiguous host memory: a host copy, in a pooled buffer
+          copies.push_back(I.pool->acquire(static_cast<std::size_t>(x.size()) * itemsize(x.dtype())));
+          copy_to_host(x, copies.back().get());
+          ptr = copies.back().get();
         }
         in_ptr[i] = ptr;
       }
