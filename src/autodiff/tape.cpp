@@ -1,6 +1,8 @@
 // Reverse mode: a tape records the differentiable primitive calls that read the arrays being
 // differentiated (a DispatchObserver on the calling thread's stack) and walks them backwards
 // with the VJP rules. Everything else (jvp, jacobians, hessians) is built on vjp.
+#include <sys/mman.h>
+
 #include <memory>
 #include <sstream>
 #include <unordered_map>
@@ -29,6 +31,18 @@ class Paused {
 };
 
 void accumulate(Array& slot, const Array& g) { slot = slot.defined() ? add(slot, g) : g; }
+
+// A read-only mapping of zero pages, made once per process (address space only: no page of it
+// is ever allocated; reading gives zeros, writing would fault). nullptr past its size or where
+// mmap fails.
+const void* zero_region(std::size_t bytes) {
+  static constexpr std::size_t kBytes = std::size_t{1} << 32;
+  static void* const region = [] {
+    void* p = mmap(nullptr, kBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+  }();
+  return region && bytes <= kBytes ? region : nullptr;
+}
 
 // What a rule may read of a primal it does not need the values of: its dtype, device,
 // backend and shape (the extents stored in the tape's one list, from `dims_at`).
@@ -166,16 +180,23 @@ class Tape final : public DispatchObserver {
   }
   Shape shape_of(const ArrayMeta& m) const { return Shape(std::span<const std::int64_t>(dims_.data() + m.dims_at, m.ndim)); }
 
-  // An array with m's shape, dtype and backend whose values are not set (empty: memory the
-  // rule never touches, so no page of it is written): what a rule gets for a primal the tape
-  // did not keep. The last few are reused.
+  // An array with m's shape, dtype and backend that the rule reads nothing of: a view of the
+  // zero region where the backend can wrap host memory (a handle, no memory), else an empty
+  // array. What a rule gets for a primal the tape did not keep; the last few are reused.
   Array stand_in(const ArrayMeta& m) {
     const std::int64_t* d = dims_.data() + m.dims_at;
     for (auto& [key, a] : stand_ins_)
       if (key.dtype == m.dtype && key.ndim == m.ndim && key.backend == m.backend && key.device == m.device &&
           std::equal(d, d + m.ndim, dims_.data() + key.dims_at))
         return a;
-    Array a = empty(shape_of(m), m.dtype, m.device, m.backend);
+    static const std::shared_ptr<void> kNoOwner(static_cast<void*>(nullptr), [](void*) {});
+    const Shape shape = shape_of(m);
+    const BackendImpl* be = m.backend.impl();
+    const void* zeros_at = m.device.kind == Device::cpu && be->wrap
+                               ? zero_region(static_cast<std::size_t>(shape.numel()) * itemsize(m.dtype))
+                               : nullptr;
+    Array a = zeros_at ? be->wrap(const_cast<void*>(zeros_at), shape, m.dtype, kNoOwner)
+                       : empty(shape, m.dtype, m.device, m.backend);
     if (stand_ins_.size() < 16) stand_ins_.emplace_back(m, a);
     else stand_ins_[next_stand_in_++ % 16] = {m, a};
     return a;
