@@ -240,7 +240,26 @@ class Tape final : public DispatchObserver {
                        n.custom ? "custom_vjp" : op_info(n.op).name));
   }
 
-  std::vector<Node> nodes_;
+  // Nodes in chunks of 64 that stay where they are made: a Node's Attrs are large, and a
+  // growing vector would move every node again (a deque allocates one block per node).
+  class NodeList {
+   public:
+    Node& emplace_back(Node&& n) {
+      if (size_ % kChunk == 0) chunks_.push_back(std::make_unique<Node[]>(kChunk));
+      Node& slot = chunks_.back()[size_ % kChunk];
+      slot = std::move(n);
+      ++size_;
+      return slot;
+    }
+    Node& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
+    std::size_t size() const { return size_; }
+
+   private:
+    static constexpr std::size_t kChunk = 64;
+    std::vector<std::unique_ptr<Node[]>> chunks_;
+    std::size_t size_ = 0;
+  };
+  NodeList nodes_;
   std::vector<ArrayMeta> metas_;
   std::vector<std::int64_t> dims_;
   std::vector<std::pair<ArrayMeta, Array>> stand_ins_;
