@@ -1,8 +1,11 @@
 // Helpers shared by the applied libraries' tests (libs/<name>/tests): the backends to run on,
-// JSON fixtures from IVY_FIXTURES_DIR (defined per test executable), nested JSON lists as
-// arrays, and arrays as float64 host values.
+// JSON fixtures from IVY_FIXTURES_DIR (defined per test executable), nested JSON lists and
+// host values as arrays, arrays as float64 host values, and elementwise closeness.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -45,6 +48,25 @@ inline Array arr(const nlohmann::json& j, DType dt = float64) {
   flatten(j, v, s, 0);
   return ivy::asarray(v.data(), float64, s, dt);
 }
+// Host values of shape s, stored as dt.
+inline Array arr(const std::vector<double>& v, const Shape& s, DType dt = float64) {
+  return ivy::asarray(v.data(), float64, s, dt);
+}
 inline std::vector<double> vals(const Array& x) { return ivy::astype(x, float64).to_vector<double>(); }
+
+// got defined, of want's shape, and |got - want| <= atol + rtol |want| at every element (NaN
+// matches NaN).
+inline ::testing::AssertionResult close(const Array& got, const Array& want, double atol, double rtol = 0.0) {
+  if (!got.defined()) return ::testing::AssertionFailure() << "undefined result";
+  if (!(got.shape() == want.shape()))
+    return ::testing::AssertionFailure() << "shape " << got.shape().str() << " vs " << want.shape().str();
+  const auto u = vals(got), v = vals(want);
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    if (std::isnan(u[i]) && std::isnan(v[i])) continue;
+    if (!(std::abs(u[i] - v[i]) <= atol + rtol * std::abs(v[i])))
+      return ::testing::AssertionFailure() << "element " << i << ": " << u[i] << " vs " << v[i];
+  }
+  return ::testing::AssertionSuccess();
+}
 
 }  // namespace ivy::lib_testing

@@ -34,21 +34,10 @@ const json& doc() {
 }
 
 using ivy::lib_testing::arr;
-Array from(std::vector<double> v, Shape s, ivy::DType dt = ivy::float64) {
-  return ivy::asarray(v.data(), ivy::float64, s, dt);
-}
 using ivy::lib_testing::vals;
 double scalar(const Array& x) { return ivy::astype(x, ivy::float64).item<double>(); }
 
-::testing::AssertionResult close(const Array& got, const Array& want, double tol) {
-  if (!(got.shape() == want.shape()))
-    return ::testing::AssertionFailure() << "shape " << got.shape().str() << " vs " << want.shape().str();
-  auto u = vals(got), v = vals(want);
-  for (std::size_t i = 0; i < u.size(); ++i)
-    if (!(std::abs(u[i] - v[i]) <= tol))
-      return ::testing::AssertionFailure() << "element " << i << ": " << u[i] << " vs " << v[i];
-  return ::testing::AssertionSuccess();
-}
+using ivy::lib_testing::close;
 ::testing::AssertionResult same_flags(const Array& got, const json& want) {
   if (got.dtype() != ivy::bool_) return ::testing::AssertionFailure() << "dtype " << ivy::dtype_name(got.dtype());
   return close(ivy::astype(got, ivy::float64), arr(want), 0.0);
@@ -146,59 +135,59 @@ TEST_P(Gym, RewardsAtKnownStates) {
   const double pi = M_PI;
   gym::CartPole cp(opts());
   // upright at x = 0 -> 1; hanging -> 0; upright at x = 1 -> e^-1; horizontal at x = 0 -> 1/2
-  EXPECT_TRUE(close(cp.reward(from({0, 0, 0, 0, 0, 0, pi, 0, 1, 0, 0, 0, 0, 0, pi / 2, 0}, {4, 4})),
-                    from({1, 0, std::exp(-1.0), 0.5}, {4}), 1e-12));
+  EXPECT_TRUE(close(cp.reward(arr({0, 0, 0, 0, 0, 0, pi, 0, 1, 0, 0, 0, 0, 0, pi / 2, 0}, {4, 4})),
+                    arr({1, 0, std::exp(-1.0), 0.5}, {4}), 1e-12));
   // upright at rest with no force is an equilibrium
-  Array up = from({0, 0, 0, 0}, {4});
-  EXPECT_TRUE(close(cp.dynamics(up, from({0}, {1})), up, 0.0));
+  Array up = arr({0, 0, 0, 0}, {4});
+  EXPECT_TRUE(close(cp.dynamics(up, arr({0}, {1})), up, 0.0));
   // a push to the right accelerates the cart right and tips the pole left (theta < 0)
-  Array pushed = cp.dynamics(up, from({1}, {1}));
+  Array pushed = cp.dynamics(up, arr({1}, {1}));
   EXPECT_GT(vals(pushed)[1], 0.0);
   EXPECT_LT(vals(pushed)[3], 0.0);
 
   gym::MountainCar mc(opts());
-  EXPECT_TRUE(close(mc.reward(from({0.45, 0, -0.55, 0}, {2, 2})), from({1, std::exp(-5.0)}, {2}), 1e-12));
+  EXPECT_TRUE(close(mc.reward(arr({0.45, 0, -0.55, 0}, {2, 2})), arr({1, std::exp(-5.0)}, {2}), 1e-12));
   gym::Pendulum pd(opts());
-  EXPECT_TRUE(close(pd.reward(from({0, 3, pi, 0, pi / 2, 0}, {3, 2})), from({1, 0, 0.5}, {3}), 1e-12));
+  EXPECT_TRUE(close(pd.reward(arr({0, 3, pi, 0, pi / 2, 0}, {3, 2})), arr({1, 0, 0.5}, {3}), 1e-12));
   // hanging straight down at rest is an equilibrium; upright is unstable (falls away from 0)
-  Array down = from({pi, 0}, {2});
-  EXPECT_TRUE(close(pd.dynamics(down, from({0}, {1})), down, 1e-12));
-  EXPECT_GT(vals(pd.dynamics(from({0.1, 0}, {2}), from({0}, {1})))[1], 0.0);
+  Array down = arr({pi, 0}, {2});
+  EXPECT_TRUE(close(pd.dynamics(down, arr({0}, {1})), down, 1e-12));
+  EXPECT_GT(vals(pd.dynamics(arr({0.1, 0}, {2}), arr({0}, {1})))[1], 0.0);
 
   gym::Reacher re(2, opts());
   // straight arm along x to the goal (2, 0) -> 1; folded back onto the base at goal (0, 0) -> 1;
   // straight arm, goal (0, 0) -> e^-4
-  EXPECT_TRUE(close(re.reward(from({0, 0, 0, 0, 2, 0, 0, pi, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {3, 6})),
-                    from({1, 1, std::exp(-4.0)}, {3}), 1e-12));
-  EXPECT_TRUE(close(re.end_effector(from({pi / 2, -pi / 2, 0, 0, 0, 0}, {6})), from({1, 1}, {2}), 1e-12));
+  EXPECT_TRUE(close(re.reward(arr({0, 0, 0, 0, 2, 0, 0, pi, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {3, 6})),
+                    arr({1, 1, std::exp(-4.0)}, {3}), 1e-12));
+  EXPECT_TRUE(close(re.end_effector(arr({pi / 2, -pi / 2, 0, 0, 0, 0}, {6})), arr({1, 1}, {2}), 1e-12));
 
   gym::Swimmer sw0(0, opts());
-  EXPECT_TRUE(close(sw0.reward(from({0.5, 0.5, 0, 0, 0.5, 0.5, 0, 0, 0, 0, 0, 1}, {2, 6})),
-                    from({1, std::exp(-0.5)}, {2}), 1e-12));
+  EXPECT_TRUE(close(sw0.reward(arr({0.5, 0.5, 0, 0, 0.5, 0.5, 0, 0, 0, 0, 0, 1}, {2, 6})),
+                    arr({1, std::exp(-0.5)}, {2}), 1e-12));
   gym::Swimmer sw1(1, opts());
   // on the goal with the urchin on top -> 0; urchin 1 away -> 1 - e^-30
-  EXPECT_TRUE(close(sw1.reward(from({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0}, {2, 8})),
-                    from({0, 1 - std::exp(-30.0)}, {2}), 1e-12));
+  EXPECT_TRUE(close(sw1.reward(arr({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0}, {2, 8})),
+                    arr({0, 1 - std::exp(-30.0)}, {2}), 1e-12));
 }
 
 // ---------------------------------------------------------------- termination and step limit
 TEST_P(Gym, DoneRules) {
   gym::CartPole cp(opts());
-  EXPECT_TRUE(close(ivy::astype(cp.terminated(from({2.5, 0, 0, 0, 2.3, 0, 0, 0, -2.41, 0, 0, 0}, {3, 4})), ivy::float64),
-                    from({1, 0, 1}, {3}), 0.0));
+  EXPECT_TRUE(close(ivy::astype(cp.terminated(arr({2.5, 0, 0, 0, 2.3, 0, 0, 0, -2.41, 0, 0, 0}, {3, 4})), ivy::float64),
+                    arr({1, 0, 1}, {3}), 0.0));
   gym::MountainCar mc(opts());
-  EXPECT_TRUE(close(ivy::astype(mc.terminated(from({0.45, 0, 0.44, 0, -1.21, 0, -1.19, 0}, {4, 2})), ivy::float64),
-                    from({1, 0, 1, 0}, {4}), 0.0));
+  EXPECT_TRUE(close(ivy::astype(mc.terminated(arr({0.45, 0, 0.44, 0, -1.21, 0, -1.19, 0}, {4, 2})), ivy::float64),
+                    arr({1, 0, 1, 0}, {4}), 0.0));
   gym::Reacher re(2, opts());
-  EXPECT_TRUE(close(ivy::astype(re.terminated(from({0, 0, 0, 0, 1.96, 0, 0, 0, 0, 0, 1.94, 0}, {2, 6})), ivy::float64),
-                    from({1, 0}, {2}), 0.0));
+  EXPECT_TRUE(close(ivy::astype(re.terminated(arr({0, 0, 0, 0, 1.96, 0, 0, 0, 0, 0, 1.94, 0}, {2, 6})), ivy::float64),
+                    arr({1, 0}, {2}), 0.0));
   gym::Swimmer sw(1, opts());
-  EXPECT_TRUE(close(ivy::astype(sw.terminated(from({0, 0, 0, 0, 0.04, 0, 1, 1,  //
+  EXPECT_TRUE(close(ivy::astype(sw.terminated(arr({0, 0, 0, 0, 0.04, 0, 1, 1,  //
                                                     0, 0, 0, 0, 1, 1, 0.03, 0,  //
                                                     0, 0, 0, 0, 1, 1, 0.1, 0},
                                                    {3, 8})),
                                 ivy::float64),
-                    from({1, 1, 0}, {3}), 0.0));
+                    arr({1, 1, 0}, {3}), 0.0));
 
   // defaults
   EXPECT_EQ(gym::CartPole().max_episode_steps(), 500);
@@ -220,16 +209,16 @@ TEST_P(Gym, DoneRules) {
     EXPECT_FALSE(ivy::any(r.info.at("terminated")).item<bool>());
   }
   gym::Pendulum pd200(opts());
-  pd200.set_state(from({0, 0, 1, 0}, {2, 2}), 198);
+  pd200.set_state(arr({0, 0, 1, 0}, {2, 2}), 198);
   EXPECT_FALSE(ivy::any(pd200.step(ivy::zeros({2, 1}, ivy::float64)).done).item<bool>());
   EXPECT_TRUE(ivy::all(pd200.step(ivy::zeros({2, 1}, ivy::float64)).done).item<bool>());
   pd200.reset({2});
   EXPECT_EQ(pd200.elapsed_steps(), 0);
 
   // termination is per environment of the batch
-  cp.set_state(from({2.395, 1.0, 0, 0, 0, 0, 0, 0}, {2, 4}));
+  cp.set_state(arr({2.395, 1.0, 0, 0, 0, 0, 0, 0}, {2, 4}));
   auto r = cp.step(ivy::zeros({2, 1}, ivy::float64));
-  EXPECT_TRUE(close(ivy::astype(r.done, ivy::float64), from({1, 0}, {2}), 0.0));
+  EXPECT_TRUE(close(ivy::astype(r.done, ivy::float64), arr({1, 0}, {2}), 0.0));
 }
 
 // ---------------------------------------------------------------- reset
@@ -309,9 +298,9 @@ TEST_P(Gym, GradientsMatchFiniteDifferences) {
         auto p = v, m = v;
         p[i] += h;
         m[i] -= h;
-        g[i] = (f(from(p, x.shape())) - f(from(m, x.shape()))) / (2 * h);
+        g[i] = (f(arr(p, x.shape())) - f(arr(m, x.shape()))) / (2 * h);
       }
-      return from(g, x.shape());
+      return arr(g, x.shape());
     };
     Array ga = ivy::grad([&](const Array& a) { return rollout(s0, a); })(acts);
     Array fa = fd([&](const Array& a) { return scalar(rollout(s0, a)); }, acts);
@@ -340,12 +329,12 @@ TEST_P(Gym, GradientsMatchFiniteDifferences) {
 
 TEST_P(Gym, ClippedActionsHaveZeroGradient) {
   gym::Pendulum pd(opts());
-  pd.set_state(from({0.3, 0.1, -0.2, 0.0}, {2, 2}));
+  pd.set_state(arr({0.3, 0.1, -0.2, 0.0}, {2, 2}));
   Array s0 = pd.get_state();
   Array g = ivy::grad([&](const Array& a) {
     pd.set_state(s0);
     return ivy::sum(pd.step(a).reward);
-  })(from({1.5, 0.5}, {2, 1}));
+  })(arr({1.5, 0.5}, {2, 1}));
   auto v = vals(g);
   EXPECT_EQ(v[0], 0.0);
   EXPECT_NE(v[1], 0.0);
@@ -377,7 +366,7 @@ TEST_P(Gym, RenderWritesSvg) {
     EXPECT_NE(env->render(0), env->render(1)) << name;  // different states draw differently
   }
   gym::CartPole cp(opts());
-  cp.set_state(from({1.0, 0, 0, 0}, {4}));
+  cp.set_state(arr({1.0, 0, 0, 0}, {4}));
   EXPECT_NE(cp.render().find("<rect"), std::string::npos);  // the cart
 }
 

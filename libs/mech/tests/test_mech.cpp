@@ -43,14 +43,7 @@ Array field(const json& rows, const std::string& key, ivy::DType dt = ivy::float
 }
 using ivy::lib_testing::vals;
 
-::testing::AssertionResult close(const Array& got, const Array& want, double tol) {
-  if (!(got.shape() == want.shape()))
-    return ::testing::AssertionFailure() << "shape " << got.shape().str() << " vs " << want.shape().str();
-  auto u = vals(got), v = vals(want);
-  for (std::size_t i = 0; i < u.size(); ++i)
-    if (!(std::abs(u[i] - v[i]) <= tol)) return ::testing::AssertionFailure() << "element " << i << ": " << u[i] << " vs " << v[i];
-  return ::testing::AssertionSuccess();
-}
+using ivy::lib_testing::close;
 double wrap(double d) { return std::remainder(d, 2 * M_PI); }
 // Rows of [N, n] arrays equal up to sign (q ~ -q) where `either_sign` says so.
 ::testing::AssertionResult close_rows_up_to_sign(const Array& got, const Array& want, double tol,

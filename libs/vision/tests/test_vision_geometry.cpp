@@ -43,16 +43,7 @@ Array F(const std::string& key, ivy::DType dt = ivy::float64) { return arr(doc()
 Array cam(int i, const std::string& key, ivy::DType dt = ivy::float64) { return arr(doc().at("cams").at(i).at(key), dt); }
 using ivy::lib_testing::vals;
 
-// |got - want| <= atol + rtol |want| elementwise, shapes equal.
-::testing::AssertionResult close(const Array& got, const Array& want, double atol, double rtol = 0.0) {
-  if (!(got.shape() == want.shape()))
-    return ::testing::AssertionFailure() << "shape " << got.shape().str() << " vs " << want.shape().str();
-  auto u = vals(got), v = vals(want);
-  for (std::size_t i = 0; i < u.size(); ++i)
-    if (!(std::abs(u[i] - v[i]) <= atol + rtol * std::abs(v[i])))
-      return ::testing::AssertionFailure() << "element " << i << ": " << u[i] << " vs " << v[i];
-  return ::testing::AssertionSuccess();
-}
+using ivy::lib_testing::close;
 Array xyz(const Array& x) { return x.index({Ellipsis, Slice(0, 3)}); }
 Array homo(const Array& x) { return ivy::concat({x, ivy::ones_like(x.index({Ellipsis, Slice(0, 1)}))}, -1); }
 // Stacks copies of x into [2, 3, ...]: x, then x scaled by 1 + k / 10 (k = 1..5).

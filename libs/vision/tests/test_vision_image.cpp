@@ -48,23 +48,9 @@ const json& doc() {
 }
 
 using ivy::lib_testing::arr;
-Array arr(const std::vector<double>& v, const Shape& s, ivy::DType dt = ivy::float64) {
-  return ivy::asarray(v.data(), ivy::float64, s, dt);
-}
 using ivy::lib_testing::vals;
 
-// Same shape and every element within tol (NaN matches NaN).
-::testing::AssertionResult close(const Array& got, const Array& want, double tol) {
-  if (!got.defined()) return ::testing::AssertionFailure() << "undefined result";
-  if (!(got.shape() == want.shape()))
-    return ::testing::AssertionFailure() << "shape " << got.shape().str() << " vs " << want.shape().str();
-  auto u = vals(got), v = vals(want);
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    if (std::isnan(u[i]) && std::isnan(v[i])) continue;
-    if (!(std::abs(u[i] - v[i]) <= tol)) return ::testing::AssertionFailure() << "element " << i << ": " << u[i] << " vs " << v[i];
-  }
-  return ::testing::AssertionSuccess();
-}
+using ivy::lib_testing::close;
 double tol_for(ivy::DType dt) { return dt == ivy::float64 ? 1e-9 : 1e-4; }
 
 template <class E, class F>

@@ -27,9 +27,7 @@ using Vec3 = std::array<double, 3>;
 
 using ivy::lib_testing::backend_names;
 using ivy::lib_testing::vals;
-Array arr(const std::vector<double>& v, const Shape& s, ivy::DType dt = ivy::float64) {
-  return ivy::asarray(v.data(), ivy::float64, s, dt);
-}
+using ivy::lib_testing::arr;
 
 // Rodrigues' formula for a unit axis and angle, written out.
 Mat3 rotation(Vec3 axis, double angle) {
