@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "ivy/ivy.hpp"
 
@@ -147,6 +148,32 @@ TEST_P(Keywords, LinalgAndFft) {
   const Array along1 = ivy::fft::fftn(x, {.axes = ivy::Dims{1}, .norm = "ortho"});
   EXPECT_TRUE(ivy::allclose(along1, ivy::fft::fft(x, {.axis = 1, .norm = "ortho"})));
   expect_near(ivy::real(ivy::fft::ifft(ivy::asarray(V{4, 0, 0, 0}), {.norm = "forward"})), {4, 4, 4, 4}, {4});
+}
+
+// Bad input through the options forms: the error of the function called, named first.
+TEST_P(Keywords, BadInputNamesTheFunction) {
+  auto fails = [](const std::function<void()>& f, const std::string& op) {
+    try {
+      f();
+    } catch (const ivy::Error& e) {
+      return std::string(e.what()).rfind("[" + op + "]", 0) == 0 ? ::testing::AssertionSuccess()
+                                                                 : ::testing::AssertionFailure() << e.what();
+    }
+    return ::testing::AssertionFailure() << "no error from " << op;
+  };
+  const Array x = m23();
+  EXPECT_TRUE(fails([&] { ivy::sum(x, {.axis = 2, .keepdims = true}); }, "sum"));
+  EXPECT_TRUE(fails([&] { ivy::var(x, {.axis = {0, 0}}); }, "var"));
+  EXPECT_TRUE(fails([&] { ivy::argmax(x, {.axis = -3}); }, "argmax"));
+  EXPECT_TRUE(fails([&] { ivy::cumulative_sum(x, {.axis = 2}); }, "cumulative_sum"));
+  EXPECT_TRUE(fails([&] { ivy::sort(x, {.axis = 5}); }, "sort"));
+  EXPECT_TRUE(fails([&] { ivy::searchsorted(ivy::asarray(V{1, 2}), x, {.side = "middle"}); }, "searchsorted"));
+  EXPECT_TRUE(fails([&] { ivy::diff(x, {.n = -1}); }, "diff"));
+  EXPECT_TRUE(fails([&] { ivy::zeros({-1}, {.dtype = ivy::float32}); }, "zeros"));
+  EXPECT_TRUE(fails([&] { ivy::eye(-1, {.k = 1}); }, "eye"));
+  EXPECT_TRUE(fails([&] { ivy::linspace(0, 1, -2, {.endpoint = false}); }, "linspace"));
+  EXPECT_TRUE(fails([&] { ivy::linalg::vector_norm(x, {.axis = 4}); }, "vector_norm"));
+  EXPECT_TRUE(fails([&] { ivy::fft::fft(x, {.n = 0}); }, "fft"));
 }
 
 // The standard's largest rank, 32: construction, reshape, broadcasting, reductions, permutes.
