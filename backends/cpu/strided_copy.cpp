@@ -12,6 +12,12 @@ struct Bytes16 {
 template <class E>
 void strided_row(unsigned char* dst, const unsigned char* src, std::int64_t n, std::int64_t step) {
   constexpr std::int64_t w = sizeof(E);
+  if (step == 0) {  // one element repeated: read once, then a fill that vectorizes
+    E v;
+    std::memcpy(&v, src, w);
+    for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * w, &v, w);
+    return;
+  }
   for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * w, src + i * step * w, w);
 }
 // One row of `n` elements of `sz` bytes read with `step`.

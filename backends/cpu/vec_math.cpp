@@ -3,6 +3,7 @@
 // and -fno-math-errno, so that loops calling sqrt vectorize.
 #include "vec_math.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -17,6 +18,7 @@
 
 namespace ivy::cpu::vmath {
 namespace {
+#define IVY_VM_F32 [[gnu::always_inline]] inline
 
 // ---- log1p, float32
 //
@@ -110,6 +112,55 @@ IVY_AVX2_FMA_FN void log1p_avx2(float* o, const float* x, std::int64_t n) {
   }
 }
 #endif
+
+// ---- exp, float32, computed in float32
+//
+// x = n ln2 + r, n = x/ln2 rounded (by adding 1.5*2^23 in one fused multiply-add), r by two
+// fused multiply-adds (ln2 in a part of 16 bits and the rest); e^r by its Taylor polynomial
+// of degree 7 in fused multiply-adds (|r| <= 0.347: truncation 5e-9 relative); times 2^n
+// built as two factors 2^(n/2), 2^(n - n/2), so that subnormal results round once and
+// overflow gives inf. x is clamped to [-104, 89] first (the result is 0 or inf beyond);
+// NaN comes back as itself. Within 0.94 ulp of the exact value over every float32 (measured
+// against the float64 exp; tests/vec_math).
+IVY_VM_F32 float exp32_one(float x) {
+  const float xc = std::min(std::max(x, -104.0f), 89.0f);
+  const float t = std::fma(xc, 1.44269504088896341f, 12582912.0f);
+  const float nf = t - 12582912.0f;
+  float r = std::fma(nf, -0.693145751953125f, xc);
+  r = std::fma(nf, -1.428606765330187e-06f, r);
+  float p = 1.0f / 5040.0f;
+  p = std::fma(p, r, 1.0f / 720.0f);
+  p = std::fma(p, r, 1.0f / 120.0f);
+  p = std::fma(p, r, 1.0f / 24.0f);
+  p = std::fma(p, r, 1.0f / 6.0f);
+  p = std::fma(p, r, 0.5f);
+  p = std::fma(p, r, 1.0f);
+  p = std::fma(p, r, 1.0f);
+  const std::int32_t n = std::bit_cast<std::int32_t>(t) - 0x4b400000;  // t's bits less 1.5*2^23's
+  const std::int32_t n1 = n >> 1, n2 = n - n1;
+  const float s1 = std::bit_cast<float>((n1 + 127) << 23), s2 = std::bit_cast<float>((n2 + 127) << 23);
+  const float y = p * s1 * s2;
+  return x != x ? x : y;
+}
+IVY_VM_F32 void exp32_loop(float* __restrict o, const float* __restrict x, std::int64_t n) {
+#pragma GCC unroll 4
+  for (std::int64_t i = 0; i < n; ++i) o[i] = exp32_one(x[i]);
+}
+#if IVY_AVX2
+IVY_AVX2_FMA_FN void exp32_loop_avx2(float* __restrict o, const float* __restrict x, std::int64_t n) {
+  exp32_loop(o, x, n);
+}
+IVY_AVX512_FN void exp32_loop_avx512(float* __restrict o, const float* __restrict x, std::int64_t n) {
+  exp32_loop(o, x, n);
+}
+#endif
+void exp32_run(float* o, const float* x, std::int64_t n) {
+#if IVY_AVX2
+  if (cpu::isa::kAvx512) return exp32_loop_avx512(o, x, n);
+  if (cpu::isa::kAvx2) return exp32_loop_avx2(o, x, n);
+#endif
+  exp32_loop(o, x, n);
+}
 
 // ---- float32 functions computed in float64
 //
@@ -443,6 +494,7 @@ IVY_VM std::uint32_t atan2_loop(float* __restrict o, const float* p, const float
 IVY_VM_BINARY_BUILDS(atan2_loop)
 #undef IVY_VM_BINARY_BUILDS
 #undef IVY_VM
+#undef IVY_VM_F32
 
 }  // namespace
 
@@ -475,7 +527,8 @@ void unary_n(Op op, float* o, const float* x, std::int64_t n) {
   switch (op) {
 #define IVY_VM_CASE(name) \
   case Op::name: return f32_run<Op::name>(o, x, n);
-    IVY_VM_CASE(sin) IVY_VM_CASE(cos) IVY_VM_CASE(tan) IVY_VM_CASE(exp) IVY_VM_CASE(expm1) IVY_VM_CASE(log)
+    case Op::exp: return exp32_run(o, x, n);
+    IVY_VM_CASE(sin) IVY_VM_CASE(cos) IVY_VM_CASE(tan) IVY_VM_CASE(expm1) IVY_VM_CASE(log)
     IVY_VM_CASE(log2) IVY_VM_CASE(log10) IVY_VM_CASE(sinh) IVY_VM_CASE(cosh) IVY_VM_CASE(tanh) IVY_VM_CASE(asin)
     IVY_VM_CASE(acos) IVY_VM_CASE(atan) IVY_VM_CASE(asinh) IVY_VM_CASE(acosh) IVY_VM_CASE(atanh)
 #undef IVY_VM_CASE
