@@ -681,6 +681,90 @@ TEST_P(Core, QrOfHugeFloat32Matrices) {
   }
 }
 
+// The backends' own loops for short rows: a stack along the last axis (narrow concat
+// chunks, every element size), sums and means over short trailing rows, and binary
+// broadcasting with short inner blocks ((n, 4) / (n, 1)); values from closed forms.
+TEST_P(Core, NarrowConcatShortRowSumsAndShortBroadcastBlocks) {
+  const std::int64_t n = 300;
+  // stack of 9 columns: out[i, k] = 1000 k + i
+  for (auto dt : {ivy::int8, ivy::int16, ivy::float32, ivy::int64, ivy::complex128}) {
+    std::vector<ivy::Array> cols;
+    for (int k = 0; k < 9; ++k)
+      cols.push_back(ivy::astype(ivy::arange(ivy::Scalar(1000.0 * k), ivy::Scalar(1000.0 * k + n), ivy::Scalar(1.0)), dt));
+    if (dt == ivy::int8 || dt == ivy::int16) {  // small values for the narrow types
+      cols.clear();
+      for (int k = 0; k < 9; ++k) cols.push_back(ivy::astype(ivy::full({n}, ivy::Scalar(static_cast<double>(k))), dt));
+    }
+    const auto st0 = ivy::stack(cols, -1);
+    const auto st = ivy::astype(st0, ivy::float64);  // complex: the real part, without a warning printed
+    ASSERT_EQ(st.shape(), (ivy::Shape{n, 9}));
+    const auto v = V<double>(st);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int k = 0; k < 9; ++k) {
+        const double want = dt == ivy::int8 || dt == ivy::int16 ? k : 1000.0 * k + static_cast<double>(i);
+        ASSERT_EQ(v[static_cast<std::size_t>(i * 9 + k)], want) << ivy::dtype_name(dt) << " " << i << " " << k;
+      }
+  }
+  // chunks of 2, 0 and 3 columns: out[i] = (a[i, 0], a[i, 1], b[i, 0..2])
+  const auto a = ivy::reshape(ivy::arange(0, 2 * n, 1, ivy::int32), {n, 2});
+  const auto b = ivy::reshape(ivy::arange(10000, 10000 + 3 * n, 1, ivy::int32), {n, 3});
+  const auto c = V<std::int32_t>(ivy::concat({a, ivy::zeros({n, 0}, ivy::int32), b}, 1));
+  for (std::int64_t i = 0; i < n; ++i)
+    for (int k = 0; k < 5; ++k)
+      ASSERT_EQ(c[static_cast<std::size_t>(i * 5 + k)], k < 2 ? 2 * i + k : 10000 + 3 * i + (k - 2)) << i << " " << k;
+  // sums and means over rows of 1..20: x[i, j] = i + j / 2, sum = L i + L (L - 1) / 4
+  for (auto dt : {ivy::float32, ivy::float64})
+    for (std::int64_t len = 1; len <= 20; ++len) {
+      const auto i = ivy::reshape(ivy::astype(ivy::arange(0, n, 1), dt), {n, 1});
+      const auto j = ivy::astype(ivy::arange(0, len, 1), dt);
+      const auto x = i + j * 0.5;
+      const auto s = V<double>(ivy::astype(ivy::sum(x, -1), ivy::float64));
+      const auto m = V<double>(ivy::astype(ivy::mean(x, -1, true), ivy::float64));
+      for (std::int64_t r = 0; r < n; ++r) {
+        const double want = static_cast<double>(len * r) + static_cast<double>(len * (len - 1)) / 4.0;
+        ASSERT_EQ(s[static_cast<std::size_t>(r)], want) << ivy::dtype_name(dt) << " len " << len << " row " << r;
+        ASSERT_NEAR(m[static_cast<std::size_t>(r)], want / static_cast<double>(len), 1e-6 * (1 + want / len));
+      }
+    }
+  const auto t3 = ivy::reshape(ivy::arange(0, 6 * n, 1, ivy::float32), {n, 2, 3});
+  const auto s3 = V<float>(ivy::sum(t3, std::vector<std::int64_t>{-2, -1}));
+  for (std::int64_t r = 0; r < n; ++r) ASSERT_EQ(s3[static_cast<std::size_t>(r)], static_cast<float>(36 * r + 15));
+  // short broadcast blocks: (n, 4) / (n, 1), (n, 1) * (n, 4), (n, 3) - (3,), bool (n, 2) & (n, 1)
+  const auto q = ivy::reshape(ivy::arange(1, 4 * n + 1, 1, ivy::float32), {n, 4});
+  const auto d = ivy::reshape(ivy::arange(1, n + 1, 1, ivy::float32), {n, 1});
+  const auto qd = V<float>(q / d), dq = V<float>(d * q);
+  for (std::int64_t r = 0; r < n; ++r)
+    for (int k = 0; k < 4; ++k) {
+      const float qv = static_cast<float>(4 * r + k + 1), dv = static_cast<float>(r + 1);
+      ASSERT_EQ(qd[static_cast<std::size_t>(r * 4 + k)], qv / dv);
+      ASSERT_EQ(dq[static_cast<std::size_t>(r * 4 + k)], qv * dv);
+    }
+  const auto m3 = V<std::int64_t>(ivy::reshape(ivy::arange(0, 3 * n, 1, ivy::int64), {n, 3}) -
+                                  ivy::asarray(std::vector<std::int64_t>{5, 7, 11}));
+  for (std::int64_t r = 0; r < n; ++r)
+    for (int k = 0; k < 3; ++k) ASSERT_EQ(m3[static_cast<std::size_t>(r * 3 + k)], 3 * r + k - (k == 0 ? 5 : k == 1 ? 7 : 11));
+  const auto bl = ivy::reshape(ivy::remainder(ivy::arange(0, 2 * n, 1, ivy::int32), 3), {n, 2}) != 0;
+  const auto br = ivy::reshape(ivy::remainder(ivy::arange(0, n, 1, ivy::int32), 2), {n, 1}) == 0;
+  const auto band = V<bool>(ivy::logical_and(bl, br));
+  for (std::int64_t r = 0; r < n; ++r)
+    for (int k = 0; k < 2; ++k) ASSERT_EQ(band[static_cast<std::size_t>(r * 2 + k)], (2 * r + k) % 3 != 0 && r % 2 == 0);
+  // empty: no rows, and rows of no elements
+  EXPECT_EQ((ivy::zeros({0, 4}) / ivy::ones({0, 1})).shape(), (ivy::Shape{0, 4}));
+  EXPECT_EQ(V<float>(ivy::sum(ivy::zeros({3, 0}), -1)), (std::vector<float>{0, 0, 0}));
+  EXPECT_EQ(ivy::stack({ivy::zeros({0}), ivy::zeros({0})}, -1).shape(), (ivy::Shape{0, 2}));
+}
+
+// astype from complex to real keeps the real part and prints nothing (LibTorch's cast warned
+// on stderr).
+TEST_P(Core, ComplexToRealAstypeIsSilent) {
+  const auto z = ivy::astype(ivy::asarray({1.5, -2.0}), ivy::complex64) + ivy::astype(ivy::asarray({0.0, 3.0}), ivy::complex64) * ivy::asarray(std::vector<std::complex<double>>{{0.0, 1.0}});
+  ::testing::internal::CaptureStderr();
+  const auto r = ivy::astype(z, ivy::float32);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(V<float>(r), (std::vector<float>{1.5f, -2.0f}));
+  EXPECT_EQ(err, "");
+}
+
 // var and std of a 0-d array (or over no axes) propagate NaN and infinities (issue 32: torch
 // gave 0 for a 0-d NaN).
 TEST_P(Core, VarianceOfSingleSamplesPropagatesNaN) {

@@ -195,7 +195,39 @@ T sum_impl(const T* r, std::int64_t len) {
   return sum_scalar(r, len);
 }
 
+// Rows of len <= P (P a power of two, len > P / 2): block_sum's short tree, lanes past len -0.
+template <int P, class T>
+void short_rows(const T* x, std::int64_t rows, std::int64_t len, T* o) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const T* r = x + i * len;
+    T acc[P];
+    for (int k = 0; k < P; ++k) acc[k] = k < len ? r[k] : T(-0.0);
+    for (int w = P / 2; w > 0; w /= 2)
+      for (int k = 0; k < w; ++k) acc[k] += acc[k + w];
+    o[i] = acc[0];
+  }
+}
+template <class T>
+void sum_rows_impl(const T* x, std::int64_t rows, std::int64_t len, T* o) {
+  switch (len) {
+    case 1: return short_rows<1>(x, rows, len, o);
+    case 2: return short_rows<2>(x, rows, len, o);
+    case 3:
+    case 4: return short_rows<4>(x, rows, len, o);
+    case 5:
+    case 6:
+    case 7:
+    case 8: return short_rows<8>(x, rows, len, o);
+    default:
+      if (len <= 16) return short_rows<16>(x, rows, len, o);
+      for (std::int64_t i = 0; i < rows; ++i) o[i] = sum_impl(x + i * len, len);
+  }
+}
+
 }  // namespace
+
+void sum_rows_fp(const float* x, std::int64_t rows, std::int64_t len, float* o) { sum_rows_impl(x, rows, len, o); }
+void sum_rows_fp(const double* x, std::int64_t rows, std::int64_t len, double* o) { sum_rows_impl(x, rows, len, o); }
 
 std::int64_t arg_extreme_fp(const float* r, std::int64_t len, bool is_max) { return arg_impl(r, len, is_max); }
 std::int64_t arg_extreme_fp(const double* r, std::int64_t len, bool is_max) { return arg_impl(r, len, is_max); }

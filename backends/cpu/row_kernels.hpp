@@ -46,6 +46,10 @@ double extreme_fp(const double* r, std::int64_t len, bool is_max);
 // vectors). Both backends' whole-array sum and mean of float32/float64 use it.
 float sum_fp(const float* r, std::int64_t len);
 double sum_fp(const double* r, std::int64_t len);
+// o[i] = sum_fp(x + i * len, len) for each of `rows` contiguous rows (len >= 1), the same
+// bits; rows of up to 16 elements by an unrolled tree per row (no call per row).
+void sum_rows_fp(const float* x, std::int64_t rows, std::int64_t len, float* o);
+void sum_rows_fp(const double* x, std::int64_t rows, std::int64_t len, double* o);
 
 // The scalar forms, for every real T.
 template <bool IsMax, class T>

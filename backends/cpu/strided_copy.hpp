@@ -23,4 +23,12 @@ inline std::int64_t roll_shift(std::int64_t shift, std::int64_t len) { return ((
 void roll_rows(const unsigned char* src, unsigned char* dst, std::int64_t outer, std::int64_t len, std::int64_t inner,
                std::int64_t shift, std::size_t sz);
 
+// dst = n inputs side by side along one axis of a row-major result: each of the `outer` rows
+// of dst holds chunks[0] elements of srcs[0], then chunks[1] of srcs[1], ... (input k
+// contiguous, row o at srcs[k] + o * chunks[k]), elements of sz bytes. Narrow chunks (a few
+// elements, as in a stack along the last axis) are copied element by element in blocks of
+// rows, wide ones by memcpy.
+void concat_rows(unsigned char* dst, const unsigned char* const* srcs, const std::int64_t* chunks, int n,
+                 std::int64_t outer, std::size_t sz);
+
 }  // namespace ivy::cpu::strided

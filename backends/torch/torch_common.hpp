@@ -70,7 +70,11 @@ inline at::Tensor cast(const at::Tensor& t, DType d) {
   auto target = storage_type(d);
   if (d == uint64 && (t.is_floating_point() || t.is_complex())) [[unlikely]]
     return floating_to_u64(t);
-  at::Tensor r = t.scalar_type() == target ? t : t.to(target);
+  // complex to real keeps the real part (at::real first: LibTorch's own cast does the same
+  // but prints a warning)
+  at::Tensor r = t.scalar_type() == target ? t
+                 : t.is_complex() && !at::isComplexType(target) ? at::real(t).to(target)
+                                                                 : t.to(target);
   return widened(d) ? wrap_unsigned(r, d) : r;
 }
 // Cast storage of ivy dtype `from` to the ivy dtype `d`.

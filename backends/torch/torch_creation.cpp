@@ -223,6 +223,8 @@ TORCH_KERNEL(astype) {
       out[0] = make_array(floating_to_u64(x), d);
     else if (x.scalar_type() == storage_type(d))  // same storage type: a copy, or the range wrap (also a new tensor)
       out[0] = make_array(widened(d) ? cast(x, d) : ATEN_CALL(clone, x), d);
+    else if (x.is_complex() && !is_complex(d))  // the real part (LibTorch's cast prints a warning)
+      out[0] = make_array_cast(ATEN_CALL(_to_copy, at::real(x), tensor_options(d)), d);
     else  // what Tensor::to does for another dtype
       out[0] = make_array_cast(ATEN_CALL(_to_copy, x, tensor_options(d)), d);
   });

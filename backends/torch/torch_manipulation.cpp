@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <span>
+#include <vector>
 
 #include "strided_copy.hpp"
 #include "torch_common.hpp"
@@ -49,6 +50,32 @@ at::Tensor roll_copy(const at::Tensor& x, const attr::roll<const Attrs>& p) {
   else
     cpu::strided::roll_rows(static_cast<const unsigned char*>(x.data_ptr()), static_cast<unsigned char*>(r.data_ptr()),
                             outer, len, inner, s, sz);
+  return r;
+}
+
+// concat of contiguous CPU tensors of one dtype on the direct path: ivy's row copy
+// (cpu::strided::concat_rows, the xtensor backend's), where LibTorch's cat walks narrow
+// inputs (a stack along the last axis) element by element through TensorIterator.
+// Undefined where it does not apply.
+at::Tensor concat_copy(const c10::SmallVector<at::Tensor, 8>& ts, std::int64_t axis, const Shape& shape) {
+  if (ts.empty()) return {};
+  for (const at::Tensor& t : ts)
+    if (!t.device().is_cpu() || !t.is_contiguous() || t.is_neg() || t.is_conj() ||
+        t.scalar_type() != ts[0].scalar_type() || t.dim() != static_cast<std::int64_t>(shape.size()))
+      return {};
+  std::int64_t outer = 1;
+  for (std::int64_t d = 0; d < axis; ++d) outer *= shape[static_cast<std::size_t>(d)];
+  std::vector<std::int64_t> chunks;
+  std::vector<const unsigned char*> srcs;
+  chunks.reserve(ts.size());
+  srcs.reserve(ts.size());
+  for (const at::Tensor& t : ts) {
+    chunks.push_back(outer ? t.numel() / outer : 0);
+    srcs.push_back(static_cast<const unsigned char*>(t.data_ptr()));
+  }
+  at::Tensor r = ::at::cpu::empty(ref(shape), ts[0].options());
+  cpu::strided::concat_rows(static_cast<unsigned char*>(r.data_ptr()), srcs.data(), chunks.data(),
+                            static_cast<int>(ts.size()), outer, static_cast<std::size_t>(r.element_size()));
   return r;
 }
 
@@ -129,11 +156,19 @@ TORCH_KERNEL(tile) {
   });
 }
 TORCH_KERNEL(concat) {
-  run_kernel("concat", in, n, [&](bool) {
+  run_kernel("concat", in, n, [&](bool direct) {
     c10::SmallVector<at::Tensor, 8> ts;  // inline for up to 8 inputs (no heap list)
     ts.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) ts.push_back(*input_as(in[i], spec[0].dtype));
-    out[0] = make_array(at::cat(at::TensorList(ts.data(), ts.size()), attr::one_axis(a).axis), spec[0].dtype);
+    const std::int64_t axis = attr::one_axis(a).axis;
+    if (direct) {
+      at::Tensor r = concat_copy(ts, axis, spec[0].shape);
+      if (r.defined()) {
+        out[0] = make_array(std::move(r), spec[0].dtype);
+        return;
+      }
+    }
+    out[0] = make_array(at::cat(at::TensorList(ts.data(), ts.size()), axis), spec[0].dtype);
   });
 }
 

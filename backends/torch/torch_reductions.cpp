@@ -41,26 +41,52 @@ template <class P>
 bool whole(const Array& x, const P& p) {
   return !p.has_axes || static_cast<std::int64_t>(p.axes.size()) == x.ndim();
 }
-// The sum (or mean) of a whole contiguous float32/float64 CPU tensor on the direct path, by
-// ivy's pairwise loop (cpu::rows::sum_fp, the xtensor backend's), where LibTorch's mean is a
-// sum and a dispatched division. The mean divides by the count in the dtype, as LibTorch's
-// does. Undefined where the tensor does not qualify.
-at::Tensor whole_sum(const at::Tensor& x, bool mean, at::IntArrayRef shape) {
+// The sum (or mean) over the trailing `k` axes (every axis: the whole tensor) of a contiguous
+// float32/float64 CPU tensor on the direct path, by ivy's pairwise loop per row
+// (cpu::rows::sum_fp / sum_rows_fp, the xtensor backend's), where LibTorch's mean is a sum and
+// a dispatched division and its sum over short rows walks TensorIterator per element. The mean
+// divides by the count in the dtype, as LibTorch's does. Undefined where the tensor does not
+// qualify.
+at::Tensor rows_sum(const at::Tensor& x, bool mean, at::IntArrayRef shape, std::int64_t k) {
   const std::int64_t n = x.numel();
-  if (n == 0 || !x.device().is_cpu() || !x.is_contiguous() || x.is_neg()) return {};
+  if (n == 0 || k < 1 || !x.device().is_cpu() || !x.is_contiguous() || x.is_neg()) return {};
+  std::int64_t inner = 1;
+  for (std::int64_t d = x.dim() - k; d < x.dim(); ++d) inner *= x.size(d);
+  const std::int64_t outer = n / inner;
+  auto run = [&](auto* out, const auto* p) {
+    using T = std::remove_reference_t<decltype(*out)>;
+    if (outer == 1) out[0] = cpu::rows::sum_fp(p, n);
+    else cpu::rows::sum_rows_fp(p, outer, inner, out);
+    if (mean)
+      for (std::int64_t i = 0; i < outer; ++i) out[i] = out[i] / static_cast<T>(inner);
+  };
   if (x.scalar_type() == at::kFloat) {
     at::Tensor r = ::at::cpu::empty(shape, x.options());
-    const float s = cpu::rows::sum_fp(x.data_ptr<float>(), n);
-    *r.data_ptr<float>() = mean ? s / static_cast<float>(n) : s;
+    run(r.data_ptr<float>(), x.data_ptr<float>());
     return r;
   }
   if (x.scalar_type() == at::kDouble) {
     at::Tensor r = ::at::cpu::empty(shape, x.options());
-    const double s = cpu::rows::sum_fp(x.data_ptr<double>(), n);
-    *r.data_ptr<double>() = mean ? s / static_cast<double>(n) : s;
+    run(r.data_ptr<double>(), x.data_ptr<double>());
     return r;
   }
   return {};
+}
+// How many trailing axes a reduction's axes are (every axis when it names none); 0 when they
+// are not the trailing ones.
+template <class P>
+std::int64_t trailing_axes(const Array& x, const P& p) {
+  const std::int64_t r = x.ndim();
+  if (!p.has_axes) return r;
+  const std::int64_t k = static_cast<std::int64_t>(p.axes.size());
+  if (k == 0 || k > r) return 0;
+  bool seen[kMaxRank] = {};
+  for (std::int64_t a : p.axes) {
+    const std::int64_t ax = a < 0 ? a + r : a;
+    if (ax < r - k || ax >= r || seen[ax]) return 0;
+    seen[ax] = true;
+  }
+  return k;
 }
 // float16/bfloat16 accumulate in float32 where LibTorch 1.13 has no half kernel (prod,
 // cumsum, cumprod, sqrt), rounded back to the requested dtype by make_array().
@@ -125,8 +151,8 @@ TORCH_KERNEL(sum) {
     const auto p = attr::reduce_acc(a);
     Input xi = input_as(in[0], spec[0].dtype);
     const at::Tensor& x = *xi;
-    if (direct && whole(in[0], p) && in[0].ndim() > 0)
-      if (at::Tensor w = whole_sum(x, false, ref(spec[0].shape)); w.defined()) {
+    if (direct && in[0].ndim() > 0)
+      if (at::Tensor w = rows_sum(x, false, ref(spec[0].shape), trailing_axes(in[0], p)); w.defined()) {
         out[0] = make_array(std::move(w), spec[0].dtype);
         return;
       }
@@ -152,8 +178,8 @@ TORCH_KERNEL(mean) {
     const auto p = attr::reduce(a);
     Input xi = input_as(in[0], spec[0].dtype);
     const at::Tensor& x = *xi;
-    if (direct && whole(in[0], p) && in[0].ndim() > 0)
-      if (at::Tensor w = whole_sum(x, true, ref(spec[0].shape)); w.defined()) {
+    if (direct && in[0].ndim() > 0)
+      if (at::Tensor w = rows_sum(x, true, ref(spec[0].shape), trailing_axes(in[0], p)); w.defined()) {
         out[0] = make_array(std::move(w), spec[0].dtype);
         return;
       }

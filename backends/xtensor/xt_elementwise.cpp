@@ -3,6 +3,7 @@
 // helpers); broadcasting operands are evaluated as xtensor lambda xfunctions, contiguous ones
 // with a plain loop.
 #include <algorithm>
+#include <memory>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -78,7 +79,10 @@ bool blocked2(const Shape& s, DType d, const Array& x1, const Array& x2, F f, Ar
   }
   std::int64_t inner = 1;
   for (std::size_t i = k; i < r; ++i) inner *= s[i];
-  if (k == r || inner < 16) return false;
+  // short blocks (a (n, 4) / (n, 1) divide): one operand must be the output's shape; the
+  // other's values are expanded chunk by chunk into a buffer, then one contiguous loop
+  const bool full1 = x1.shape() == s, full2 = x2.shape() == s;
+  if (k == r || inner == 0 || (inner < 16 && !full1 && !full2)) return false;
   const int mode = whole1 && whole2 ? 0 : whole1 ? 1 : 2;
   // outer strides of each operand in elements (0 along its broadcast dims)
   std::int64_t st1[kMaxRank], st2[kMaxRank];
@@ -97,18 +101,45 @@ bool blocked2(const Shape& s, DType d, const Array& x1, const Array& x2, F f, Ar
   std::int64_t idx[kMaxRank] = {};
   std::int64_t off1 = 0, off2 = 0;
   const std::int64_t blocks = s.numel() / inner;
-  for (std::int64_t blk = 0; blk < blocks; ++blk) {
-    if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
-      cpu::loops::each2_best<unsigned char, Wide>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
-    else
-      each2<unsigned char>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
-    // next outer index (row-major), carrying the operands' offsets along
+  auto step = [&] {  // next outer index (row-major), carrying the operands' offsets along
     for (std::size_t i = k; i-- > 0;) {
       off1 += st1[i], off2 += st2[i];
       if (++idx[i] < s[i]) break;
       off1 -= st1[i] * s[i], off2 -= st2[i] * s[i];
       idx[i] = 0;
     }
+  };
+  if (inner < 16) {
+    constexpr std::int64_t kChunk = 1024;
+    const std::int64_t per = kChunk / inner;  // whole blocks per chunk
+    std::unique_ptr<T[]> buf(new T[static_cast<std::size_t>(std::min(blocks, per) * inner)]);
+    const T* other = full1 ? b2 : b1;
+    const bool other_whole = full1 ? whole2 : whole1;
+    for (std::int64_t blk = 0; blk < blocks; blk += per) {
+      const std::int64_t nb = std::min(per, blocks - blk);
+      for (std::int64_t t = 0; t < nb; ++t) {
+        const T* src = other + (full1 ? off2 : off1);
+        T* dst = buf.get() + t * inner;
+        if (other_whole) std::copy(src, src + inner, dst);
+        else std::fill(dst, dst + inner, src[0]);
+        step();
+      }
+      const std::int64_t at = blk * inner, n = nb * inner;
+      const T* a = full1 ? b1 + at : buf.get();
+      const T* b = full1 ? buf.get() : b2 + at;
+      if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
+        cpu::loops::each2_best<unsigned char, Wide>(o + at, a, b, n, 0, g);
+      else
+        each2<unsigned char>(o + at, a, b, n, 0, g);
+    }
+    return true;
+  }
+  for (std::int64_t blk = 0; blk < blocks; ++blk) {
+    if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
+      cpu::loops::each2_best<unsigned char, Wide>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
+    else
+      each2<unsigned char>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
+    step();
   }
   return true;
 }

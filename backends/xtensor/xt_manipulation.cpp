@@ -141,19 +141,17 @@ XT_KERNEL(concat) {
   out[0] = alloc(spec[0].shape, d);
   std::int64_t ax = attr::one_axis(a).axis, outer = 1;
   for (std::int64_t i = 0; i < ax; ++i) outer *= spec[0].shape[i];
-  std::size_t sz = itemsize(d);
-  std::int64_t out_block = outer ? spec[0].shape.numel() / outer : 0;
-  auto* dst = static_cast<unsigned char*>(raw(out[0]));
-  std::int64_t offset = 0;
+  std::vector<Array> held;  // the inputs in the result's dtype, alive until the copy is done
+  held.reserve(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> chunks;
+  std::vector<const unsigned char*> srcs;
   for (int k = 0; k < n; ++k) {
-    const As x_as(in[k], d);
-    const Array& x = *x_as;
-    std::int64_t block = outer ? x.size() / outer : 0;
-    auto* src = static_cast<const unsigned char*>(raw(x));
-    for (std::int64_t o = 0; o < outer; ++o)
-      if (block) std::memcpy(dst + (o * out_block + offset) * sz, src + o * block * sz, static_cast<std::size_t>(block) * sz);
-    offset += block;
+    held.push_back(in[k].dtype() == d ? in[k] : cast(in[k], d));
+    const Array& x = held.back();
+    chunks.push_back(outer ? x.size() / outer : 0);
+    srcs.push_back(static_cast<const unsigned char*>(raw(x)));
   }
+  cpu::strided::concat_rows(static_cast<unsigned char*>(raw(out[0])), srcs.data(), chunks.data(), n, outer, itemsize(d));
 }
 
 }  // namespace ivy::xtensor_backend

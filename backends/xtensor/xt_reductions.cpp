@@ -109,14 +109,19 @@ void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* 
     const std::size_t r = static_cast<std::size_t>(x.ndim()), k = ax.size();
     bool trailing = x.size() > 0;
     for (std::size_t i = 0; i < k; ++i) trailing = trailing && ax[i] == r - k + i;
-    if (trailing && d == float32) {
-      out[0] = rows<float, float>(x, red_dims(x, has_axes, axes), spec[0],
-                                  [](const float* p, std::int64_t n) { return reduce_all<Kind>(p, n); });
-      return;
-    }
-    if (trailing && d == float64) {
-      out[0] = rows<double, double>(x, red_dims(x, has_axes, axes), spec[0],
-                                    [](const double* p, std::int64_t n) { return reduce_all<Kind>(p, n); });
+    if (trailing && (d == float32 || d == float64)) {
+      // every row summed in place (short rows without a call per row), the mean divided after
+      std::int64_t inner = 1;
+      for (std::size_t i = r - k; i < r; ++i) inner *= x.shape()[i];
+      const std::int64_t outer = x.size() / inner;
+      out[0] = alloc(spec[0].shape, d);
+      auto fill = [&](auto* o, const auto* p) {
+        cpu::rows::sum_rows_fp(p, outer, inner, o);
+        if constexpr (Kind == 2)
+          for (std::int64_t i = 0; i < outer; ++i) o[i] = o[i] / static_cast<std::remove_reference_t<decltype(*o)>>(inner);
+      };
+      if (d == float32) fill(ptr<float>(out[0]), ptr<float>(x));
+      else fill(ptr<double>(out[0]), ptr<double>(x));
       return;
     }
   }
