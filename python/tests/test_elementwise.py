@@ -693,9 +693,12 @@ TORCH_VM = ({"sinh", "cosh", "asinh", "acosh", "atanh"} if _AVX2 else set()) | \
 
 
 def ulp_bound(backend, name):
-    """ulps allowed against the float64 function: 0.501 where ivy's loop computes it
-    (correctly rounded but within ~1e-13 of a rounding boundary), else 2 (LibTorch's
+    """ulps allowed against the float64 function: 0.501 where ivy's loop computes it in
+    float64 (correctly rounded but within ~1e-13 of a rounding boundary), 0.95 for ivy's
+    float32 exp (computed in float32, within 0.94 ulp: tests/vec_math), else 2 (LibTorch's
     kernels: asinh/atanh up to 1.33 ulp, tan/tanh/expm1/pow up to 1)."""
+    if backend == "xtensor" and name == "exp":
+        return 0.95
     return 0.501 if backend == "xtensor" or name in TORCH_VM else 2
 
 
