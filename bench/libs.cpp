@@ -45,6 +45,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ivy/backends/torch.hpp"
@@ -142,16 +143,22 @@ Tensor euler_zyx_to_rot_mat_at(const Tensor& e) {
   return at::matmul(elementary_at(0, e.select(-1, 2)),
                     at::matmul(elementary_at(1, e.select(-1, 1)), elementary_at(2, e.select(-1, 0))));
 }
-// [x, y, z, rx, ry, rz] -> [R(rv) | xyz], Rodrigues with the series near 0.
-Tensor rot_vec_pose_to_mat_pose_at(const Tensor& p) {
-  auto rv = p.slice(-1, 3, 6);
-  auto x = rv.select(-1, 0), y = rv.select(-1, 1), z = rv.select(-1, 2);
+// Rodrigues' coefficients of a rotation vector rv [..., 3]: R = I + A [rv]x + B [rv]x^2,
+// A = sin t / t, B = (1 - cos t) / t^2 (t = |rv|), by their series where t^2 < 1e-4.
+std::pair<Tensor, Tensor> rodrigues_coefficients(const Tensor& rv) {
   auto t2 = (rv * rv).sum(-1);
   auto small = t2 < 1e-4;
   auto t = at::sqrt(at::where(small, 1.0, t2));
   auto sh = at::sin(0.5 * t);
   auto A = at::where(small, 1.0 - t2 / 6.0 + t2 * t2 / 120.0, at::sin(t) / t);
   auto B = at::where(small, 0.5 - t2 / 24.0 + t2 * t2 / 720.0, 2.0 * sh * sh / (t * t));
+  return {A, B};
+}
+// [x, y, z, rx, ry, rz] -> [R(rv) | xyz], Rodrigues with the series near 0.
+Tensor rot_vec_pose_to_mat_pose_at(const Tensor& p) {
+  auto rv = p.slice(-1, 3, 6);
+  auto x = rv.select(-1, 0), y = rv.select(-1, 1), z = rv.select(-1, 2);
+  const auto [A, B] = rodrigues_coefficients(rv);
   return at::stack({1.0 - B * (y * y + z * z), B * x * y - A * z, B * x * z + A * y, p.select(-1, 0),  //
                     B * x * y + A * z, 1.0 - B * (x * x + z * z), B * y * z - A * x, p.select(-1, 1),  //
                     B * x * z - A * y, B * y * z + A * x, 1.0 - B * (x * x + y * y), p.select(-1, 2)},
@@ -263,12 +270,7 @@ Tensor euler_zyx_to_rot_mat_mirror(const Tensor& e) {
 }
 Tensor rot_vec_pose_to_mat_pose_mirror(const Tensor& p) {
   auto rv = p.slice(-1, 3, 6);
-  auto t2 = (rv * rv).sum(-1);
-  auto small = t2 < 1e-4;
-  auto t = at::sqrt(at::where(small, 1.0, t2));
-  auto sh = at::sin(0.5 * t);
-  auto A = at::where(small, 1.0 - t2 / 6.0 + t2 * t2 / 120.0, at::sin(t) / t);
-  auto B = at::where(small, 0.5 - t2 / 24.0 + t2 * t2 / 720.0, 2.0 * sh * sh / (t * t));
+  const auto [A, B] = rodrigues_coefficients(rv);
   auto x = rv.select(-1, 0), y = rv.select(-1, 1), z = rv.select(-1, 2);
   auto R = mat3_mirror({1.0 - B * (y * y + z * z), B * x * y - A * z, B * x * z + A * y,  //
                         B * x * y + A * z, 1.0 - B * (x * x + z * z), B * y * z - A * x,  //

@@ -18,7 +18,7 @@
 
 namespace ivy::cpu::vmath {
 namespace {
-#define IVY_VM_F32 [[gnu::always_inline]] inline
+#define IVY_VM [[gnu::always_inline]] inline  // the loops' helpers, inlined into each ISA's build
 
 // ---- log1p, float32
 //
@@ -122,7 +122,7 @@ IVY_AVX2_FMA_FN void log1p_avx2(float* o, const float* x, std::int64_t n) {
 // overflow gives inf. x is clamped to [-104, 89] first (the result is 0 or inf beyond);
 // NaN comes back as itself. Within 0.94 ulp of the exact value over every float32 (measured
 // against the float64 exp; tests/vec_math).
-IVY_VM_F32 float exp32_one(float x) {
+IVY_VM float exp32_one(float x) {
   const float xc = std::min(std::max(x, -104.0f), 89.0f);
   const float t = std::fma(xc, 1.44269504088896341f, 12582912.0f);
   const float nf = t - 12582912.0f;
@@ -142,7 +142,7 @@ IVY_VM_F32 float exp32_one(float x) {
   const float y = p * s1 * s2;
   return x != x ? x : y;
 }
-IVY_VM_F32 void exp32_loop(float* __restrict o, const float* __restrict x, std::int64_t n) {
+IVY_VM void exp32_loop(float* __restrict o, const float* __restrict x, std::int64_t n) {
 #pragma GCC unroll 4
   for (std::int64_t i = 0; i < n; ++i) o[i] = exp32_one(x[i]);
 }
@@ -199,7 +199,6 @@ constexpr double kPio2B = 0x1.0b4611a600000p-34;  // 33 bits
 constexpr double kPio2C = 0x1.3198a2e037073p-69;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-#define IVY_VM [[gnu::always_inline]] inline
 
 // x = n ln2 + r; returns e^r - 1 (its series to r^11 less the 1, no cancellation) and 2^n.
 IVY_VM double exp_parts(double x, double& scale) {
@@ -494,7 +493,6 @@ IVY_VM std::uint32_t atan2_loop(float* __restrict o, const float* p, const float
 IVY_VM_BINARY_BUILDS(atan2_loop)
 #undef IVY_VM_BINARY_BUILDS
 #undef IVY_VM
-#undef IVY_VM_F32
 
 }  // namespace
 

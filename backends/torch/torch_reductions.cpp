@@ -55,8 +55,7 @@ at::Tensor rows_sum(const at::Tensor& x, bool mean, at::IntArrayRef shape, std::
   const std::int64_t outer = n / inner;
   auto run = [&](auto* out, const auto* p) {
     using T = std::remove_reference_t<decltype(*out)>;
-    if (outer == 1) out[0] = cpu::rows::sum_fp(p, n);
-    else cpu::rows::sum_rows_fp(p, outer, inner, out);
+    cpu::rows::sum_rows_fp(p, outer, inner, out);
     if (mean)
       for (std::int64_t i = 0; i < outer; ++i) out[i] = out[i] / static_cast<T>(inner);
   };
