@@ -1,38 +1,88 @@
 #!/usr/bin/env bash
-# Installs ivy's build and test dependencies from Debian's packages. Idempotent: does
-# nothing when everything is already installed.
+# Installs ivy's dependencies, the Debian packages listed in scripts/packages.txt, with
+# apt-get (--no-install-recommends: a build must not depend on what a recommendation happens
+# to bring). Idempotent: a package already installed is left alone, and each run installs
+# whatever of the list is missing, references and optional packages included.
+#
+# Required packages that cannot be installed stop the script, naming them and the command to
+# run by hand. A reference package (one the tests compare against) that cannot be installed
+# is a warning, or under CI=true an error. Optional packages are never fatal.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+list="$here/packages.txt"
 
-PKGS=(
-  cmake ninja-build g++ ccache
-  libtorch-dev liblapack-dev   # torch backend (LibTorch 1.13; LAPACK, which it calls, also called directly for eig)
-  xtensor-dev libxtensor-dev xtl-dev libeigen3-dev libdnnl-dev   # xtensor backend (+Eigen; oneDNN for its convolutions)
-  libgtest-dev libbenchmark-dev nlohmann-json3-dev   # tests, benchmarks, fixtures; JSON also for safetensors headers
-  libcli11-dev zlib1g-dev   # the examples' command lines; reading the gzip-compressed datasets
-  pybind11-dev python3-dev python3-pytest python3-numpy python3-hypothesis  # Python bindings (python/) and their tests
-  dataset-fashion-mnist   # the main job's data (examples/fashion_mnist)
-)
-# Nice to have, never required: the Python tests use torch for DLPack exchange when it imports;
-# ivy-graph --svg runs Graphviz's dot.
-OPTIONAL_PKGS=(python3-torch graphviz)
-
+# packages of one kind, comments stripped
+packages_of() { sed -e 's/#.*//' "$list" | awk -v kind="$1" '$1 == kind { for (i = 2; i <= NF; i++) print $i }'; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-missing=()
-for p in "${PKGS[@]}"; do
-  installed "$p" || missing+=("$p")
-done
+missing_of() { local p; for p in "$@"; do installed "$p" || echo "$p"; done; }
+
+mapfile -t required < <(packages_of apt)
+mapfile -t references < <(packages_of reference)
+mapfile -t optional < <(packages_of optional)
+mapfile -t missing_required < <(missing_of "${required[@]}")
+mapfile -t missing_references < <(missing_of "${references[@]}")
+mapfile -t missing_optional < <(missing_of "${optional[@]}")
+ci=false
+case "${CI:-}" in true | TRUE | 1 | yes) ci=true ;; esac
+
+total=$((${#required[@]} + ${#references[@]} + ${#optional[@]}))
+missing=("${missing_required[@]}" "${missing_references[@]}" "${missing_optional[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
+  echo "ivy: packages: all $total of scripts/packages.txt installed"
   exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "ivy: installing ${missing[*]}"
+manual_help() {
+  cat >&2 <<EOF
+ivy: to install them by hand (as root, or ask an administrator):
+  apt-get update && apt-get install --no-install-recommends $*
+  Behind an HTTP proxy, give apt the proxy first, e.g.
+  echo 'Acquire::http::Proxy "http://PROXY:PORT";' > /etc/apt/apt.conf.d/80proxy
+  (or run with http_proxy/https_proxy set: sudo keeps them with 'sudo -E').
+EOF
+}
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo > /dev/null && sudo -n true 2> /dev/null; then
+    SUDO=(sudo -E)
+  elif command -v sudo > /dev/null && [ -t 0 ]; then
+    SUDO=(sudo -E)   # asks for the password at the terminal
+  else
+    echo "ivy: missing packages: ${missing[*]}; not root and no sudo, so not installing them" >&2
+    manual_help "${missing[@]}"
+    if [ ${#missing_required[@]} -gt 0 ] || { $ci && [ ${#missing_references[@]} -gt 0 ]; }; then exit 1; fi
+    echo "ivy: continuing without ${missing_references[*]} ${missing_optional[*]} (the tests that need them skip)" >&2
+    exit 0
+  fi
+fi
+
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-# Optional packages: tried along with a required install, never fatal, never retried alone.
-for p in "${OPTIONAL_PKGS[@]}"; do
-  installed "$p" && continue
-  $SUDO apt-get install -y -q --no-install-recommends "$p" || echo "ivy: optional package $p not installed; continuing"
+apt_install() { "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$@"; }
+echo "ivy: installing ${#missing[@]} package(s) with apt-get (and what they depend on): ${missing[*]}"
+echo "ivy: on a fresh machine this downloads about 1 GB (LibTorch, OpenCV, oneDNN, ...) and takes a few minutes"
+if ! "${SUDO[@]}" apt-get update -q; then
+  echo "ivy: apt-get update failed: no network, a proxy not configured, or a broken sources list" >&2
+  manual_help "${missing[@]}"
+  exit 1
+fi
+if [ ${#missing_required[@]} -gt 0 ] && ! apt_install "${missing_required[@]}"; then
+  echo "ivy: could not install the required packages ${missing_required[*]}" >&2
+  manual_help "${missing_required[@]}"
+  exit 1
+fi
+failed_references=()
+for p in "${missing_references[@]}"; do
+  apt_install "$p" || failed_references+=("$p")
 done
+for p in "${missing_optional[@]}"; do
+  apt_install "$p" || echo "ivy: optional package $p not installed; continuing" >&2
+done
+if [ ${#failed_references[@]} -gt 0 ]; then
+  if $ci; then
+    echo "ivy: CI needs the reference package(s) ${failed_references[*]}, which could not be installed" >&2
+    exit 1
+  fi
+  echo "ivy: reference package(s) ${failed_references[*]} not installed: the tests comparing against them skip" >&2
+fi
+echo "ivy: packages installed"

@@ -4,7 +4,28 @@
 # the example: --backend xtensor|torch, --epochs N, --batch-size B, --lr, --seed, --limit N.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+step() { printf '\n== ivy [%s] %s\n' "$1" "$2"; }
+
+step 1/4 "packages (scripts/install-deps.sh)"
 bash scripts/install-deps.sh
-cmake --preset default > /dev/null
+
+step 2/4 "configuring build/ (cmake --preset default; log: build/configure.log)"
+mkdir -p build
+if ! cmake --preset default > build/configure.log 2>&1; then
+  tail -n 30 build/configure.log >&2
+  echo "ivy: configuring failed (whole log: build/configure.log). If a package is missing," \
+    "scripts/install-deps.sh installs everything scripts/packages.txt lists." >&2
+  exit 1
+fi
+grep '^-- ivy:' build/configure.log || true
+
+steps=$(ninja -C build -n fashion_mnist 2> /dev/null | grep -c '^\[' || true)
+if [ "$steps" -gt 0 ]; then
+  step 3/4 "building the example: $steps steps; from scratch about 22 minutes on 2 cores (ccache makes rebuilds quick)"
+else
+  step 3/4 "building the example: up to date"
+fi
 cmake --build --preset default --target fashion_mnist
+
+step 4/4 "training and evaluating (build/examples/fashion_mnist; checkpoint build/fashion_mnist_cnn.safetensors)"
 ./build/examples/fashion_mnist --checkpoint build/fashion_mnist_cnn.safetensors "$@"

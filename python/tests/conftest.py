@@ -1,12 +1,31 @@
 """Shared fixtures: every test that takes `backend` runs once per backend ivy was built
 with, inside `with ivy.BackendScope(name)`, so new arrays live on that backend."""
 
+import importlib.util
+import os
+
 import numpy as np
 import pytest
 
 import ivy
 
 BACKENDS = ivy.available_backends()
+
+
+def pytest_configure(config):
+    """No backend means nothing would run. Under IVY_REQUIRE_ALL=1 (scripts/test.sh sets it
+    when CI=true) a missing backend or reference package fails the run instead of skipping
+    the tests that need it."""
+    if not BACKENDS:
+        raise pytest.UsageError("ivy was built without any backend: no test would run")
+    if os.environ.get("IVY_REQUIRE_ALL") != "1":
+        return
+    missing = [f"the {b} backend" for b in ("xtensor", "torch") if b not in BACKENDS]
+    if importlib.util.find_spec("torch") is None:
+        missing.append("the PyTorch reference (Debian package python3-torch)")
+    if missing:
+        raise pytest.UsageError("IVY_REQUIRE_ALL=1, but this machine lacks " + ", ".join(missing) +
+                                " (scripts/install-deps.sh installs what scripts/packages.txt lists)")
 
 
 @pytest.fixture(params=BACKENDS)
