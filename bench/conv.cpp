@@ -1,6 +1,7 @@
 // Convolution forward and forward+backward through ivy on each backend against LibTorch's
 // own at::conv2d and convolution_backward, on typical CNN shapes (bench/README.md,
-// "Training"). Backs the xtensor kernel choice (im2col + Eigen GEMM). Variants of one shape
+// "Convolution"). Backs the xtensor kernel choice (oneDNN for float32,
+// im2col + Eigen GEMM otherwise). Variants of one shape
 // run interleaved (Google Benchmark repetitions), float32, one thread.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>

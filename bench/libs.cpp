@@ -1,5 +1,5 @@
 // The applied libraries through ivy against the same math written directly in LibTorch C++
-// (issue 33; the 2021 Ivy paper's Table 3; bench/README.md, "Applied libraries (issue 33)").
+// (the 2021 Ivy paper's Table 3; bench/README.md, "Applied libraries").
 //
 // Each case is one library function on a batch of about 1e4 numbers of work, float32 on the
 // CPU, computed three ways on the same input values:

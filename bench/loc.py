@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Lines of code of ivy's applied libraries and demos (issue 33; the 2021 Ivy paper's Table 2).
+"""Lines of code of ivy's applied libraries and demos (the 2021 Ivy paper's Table 2).
 
 Usage: /usr/bin/python3 bench/loc.py [REPO_ROOT]      (default: the parent of bench/)
 
@@ -13,7 +13,7 @@ Python fixture generators and the JSON fixtures under tests/ are not counted):
     holding only a brace counts.
 Per library libs/<name>/: "library" = include/ + src/ (the public headers and the
 implementation), "tests" = tests/ (C++ files only), each summed over the directory tree.
-Demos: examples/<demo>.cpp for the three demos of issue 33, and the headers they share
+Demos: examples/<demo>.cpp for the three demos of the applied libraries, and the headers they share
 (examples/common/), each where it exists. Libraries and demos that do not exist are skipped.
 
 "Per-backend rewrite" is an estimate, not a measurement: the library written once per

@@ -91,7 +91,7 @@ Data toy_regression() {
   return {x, y.unsqueeze(1)};
 }
 
-// The aliasing contract (issue 32, docs/semantics.md "Aliasing"): unwrap and wrap share the
+// The aliasing contract (docs/semantics.md, "Aliasing"): unwrap and wrap share the
 // buffer, so an in-place write through them is seen by the arrays on it, a zero-copy
 // to_backend included; to_tensor and from_tensor copy, so writes stay on their side.
 TEST(InteropTorch, UnwrapSharesToTensorCopies) {

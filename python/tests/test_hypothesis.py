@@ -1577,7 +1577,7 @@ def test_int_of_bool_is_int(backend):
 
 def test_complex_atan_pole(backend):
     """atan at its poles (+-1j) is 0 +- inf j as the standard (atan(z) = -i atanh(i z)) and
-    NumPy have it (LibTorch gives nan+nanj; ivy recomputes such elements, issue 32)."""
+    NumPy have it (LibTorch gives nan+nanj; ivy recomputes such elements)."""
     a = np.array([1j, -1j], np.complex128)
     with np.errstate(all="ignore"):
         exact(ivy.atan(ivy.asarray(a)), np.arctan(a), "complex128")
