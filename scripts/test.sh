@@ -23,8 +23,8 @@ if ! cmake --preset default -DIVY_BUILD_TESTS=ON -DIVY_BUILD_BENCH=ON -DIVY_BUIL
 fi
 grep '^-- ivy:' build/configure.log || true
 
-steps=$(ninja -C build -n 2> /dev/null | grep -c '^\[' || true)
-step 3/7 "building everything: $steps steps (see README for the time from scratch; ccache makes rebuilds quick)"
+steps=$(ninja -C build -t commands | wc -l)
+step 3/7 "building everything: $steps compile and link steps, those already done skipped (README: time from scratch)"
 cmake --build --preset default
 
 step 4/7 "C++ tests (ctest)"
