@@ -1,4 +1,5 @@
-// The executor of compiled graphs, and ivy::compile's signature cache.
+// The executor of compiled graphs (its planning stages declared in compile_stages.hpp), and
+// ivy::compile's signature cache.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -9,7 +10,7 @@
 #include <unordered_map>
 
 #include "ivy/compile.hpp"
-#include "trace/fusion.hpp"
+#include "trace/compile_stages.hpp"
 #include "trace/graph_util.hpp"
 
 namespace ivy {
@@ -58,19 +59,31 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
   std::size_t cached_ = 0;
 };
 
-struct Step {
-  int program = -1;  // >= 0: a fused program; else a kernel call
-  OpId op{};
-  Attrs attrs;
-  Kernel kernel = nullptr;
-  std::vector<int> in, out;
-  std::vector<OutSpec> specs;
-  std::vector<int> release;        // values read for the last time here
-  std::vector<int> inplace_input;  // fused: per output, the input whose buffer it may take (-1: none)
-};
+}  // namespace
 
-// Fusion groups of g: lists of node indices (execution order), each of one output shape,
-// such that running each group as one unit keeps the graph acyclic.
+namespace compile_stages {
+
+void optimize(Graph& g, Backend backend, const CompileOptions& opt) {
+  g.rebuild_uses();
+  passes::check_static_shapes(g);
+  if (opt.eliminate_dead_code) passes::eliminate_dead_code(g);
+  if (opt.fold_constants) passes::fold_constants(g, backend);
+  if (opt.simplify) passes::simplify(g);
+  if (opt.eliminate_common_subexpressions) passes::eliminate_common_subexpressions(g);
+  if (opt.eliminate_dead_code) passes::eliminate_dead_code(g);
+}
+
+void check_support(const Graph& g, Backend backend) {
+  const BackendImpl* be = backend.impl();
+  for (const auto& n : g.nodes) {
+    const OpInfo& info = op_info(n.op);
+    if (!be->kernels[static_cast<int>(n.op)])
+      throw NotImplementedError(std::string("[compile] ") + info.name + " is not implemented by backend " + be->name);
+    for (int v : n.inputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
+    for (int v : n.outputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
+  }
+}
+
 std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   const int n = static_cast<int>(g.nodes.size());
   std::vector<int> group_of(static_cast<std::size_t>(n), -1);
@@ -169,61 +182,24 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
     if (G.size() >= 2) out.push_back(G);
   return out;
 }
-}  // namespace
 
-struct Executable::Impl {
-  Graph graph;
-  Backend backend;
-  CompileOptions options;
-  Stats stats;
-  std::vector<fusion::Program> programs;
-  std::vector<Step> steps;
-  std::vector<Array> constants;  // on the backend
-  std::vector<int> release_first;  // inputs and constants nothing reads
-  std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
-};
-
-Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : impl_(std::make_unique<Impl>()) {
-  const auto t0 = std::chrono::steady_clock::now();
-  Impl& I = *impl_;
-  if (!backend) backend = current_backend();
-  I.backend = backend;
-  I.options = opt;
-  I.stats.traced_nodes = static_cast<int>(g.nodes.size());
-  g.rebuild_uses();
-  passes::check_static_shapes(g);
-  if (opt.eliminate_dead_code) passes::eliminate_dead_code(g);
-  if (opt.fold_constants) passes::fold_constants(g, backend);
-  if (opt.simplify) passes::simplify(g);
-  if (opt.eliminate_common_subexpressions) passes::eliminate_common_subexpressions(g);
-  if (opt.eliminate_dead_code) passes::eliminate_dead_code(g);
-  const BackendImpl* be = backend.impl();
-  for (const auto& n : g.nodes) {
-    const OpInfo& info = op_info(n.op);
-    if (!be->kernels[static_cast<int>(n.op)])
-      throw NotImplementedError(std::string("[compile] ") + info.name + " is not implemented by backend " + be->name);
-    for (int v : n.inputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
-    for (int v : n.outputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
-  }
-  for (const Array& c : g.constants) I.constants.push_back(to_backend(c, backend));
-
-  // units: fused groups and single nodes, ordered so that each runs after what it reads
+Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups) {
+  Schedule S;
   const int n = static_cast<int>(g.nodes.size());
-  std::vector<std::vector<int>> groups = opt.fuse_elementwise ? fusion_groups(g) : std::vector<std::vector<int>>{};
   std::vector<int> unit_of(static_cast<std::size_t>(n), -1);
-  std::vector<std::vector<int>> units;
+  S.fused_units = static_cast<int>(groups.size());
   for (auto& G : groups) {
-    for (int k : G) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(units.size());
-    units.push_back(G);
+    for (int k : G) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(S.units.size());
+    S.units.push_back(std::move(G));
   }
   for (int k = 0; k < n; ++k)
-    if (unit_of[static_cast<std::size_t>(k)] < 0) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(units.size()), units.push_back({k});
-  const int nu = static_cast<int>(units.size());
+    if (unit_of[static_cast<std::size_t>(k)] < 0) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(S.units.size()), S.units.push_back({k});
+  const int nu = static_cast<int>(S.units.size());
   std::vector<std::vector<int>> succ(static_cast<std::size_t>(nu));
   std::vector<int> indeg(static_cast<std::size_t>(nu), 0);
   for (int u = 0; u < nu; ++u) {
     std::vector<int> preds;
-    for (int k : units[static_cast<std::size_t>(u)])
+    for (int k : S.units[static_cast<std::size_t>(u)])
       for (int v : g.nodes[static_cast<std::size_t>(k)].inputs) {
         const int p = g.producer(v);
         if (p >= 0 && unit_of[static_cast<std::size_t>(p)] != u) preds.push_back(unit_of[static_cast<std::size_t>(p)]);
@@ -232,27 +208,31 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
     preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
     for (int p : preds) succ[static_cast<std::size_t>(p)].push_back(u), ++indeg[static_cast<std::size_t>(u)];
   }
-  // ready units run in the order of their first node (random primitives keep their order)
-  std::vector<int> order;
   std::vector<int> ready;
   for (int u = 0; u < nu; ++u)
     if (!indeg[static_cast<std::size_t>(u)]) ready.push_back(u);
-  auto first_node = [&](int u) { return units[static_cast<std::size_t>(u)][0]; };
+  auto first_node = [&](int u) { return S.units[static_cast<std::size_t>(u)][0]; };
   while (!ready.empty()) {
     auto it = std::min_element(ready.begin(), ready.end(), [&](int a, int b) { return first_node(a) < first_node(b); });
     const int u = *it;
     ready.erase(it);
-    order.push_back(u);
+    S.order.push_back(u);
     for (int s : succ[static_cast<std::size_t>(u)])
       if (--indeg[static_cast<std::size_t>(s)] == 0) ready.push_back(s);
   }
-  if (static_cast<int>(order.size()) != nu) throw Error("[compile] internal: the fused graph has a cycle");
+  if (static_cast<int>(S.order.size()) != nu) throw Error("[compile] internal: the fused graph has a cycle");
+  return S;
+}
 
-  std::vector<char> fused_value(g.values.size(), 0);  // written by a fused loop into a pool buffer
-  for (int u : order) {
-    const auto& members = units[static_cast<std::size_t>(u)];
+Plan lower(const Graph& g, const Schedule& S, Backend backend) {
+  Plan P;
+  const BackendImpl* be = backend.impl();
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<char> inside(static_cast<std::size_t>(n), 0);
+  for (int u : S.order) {
+    const auto& members = S.units[static_cast<std::size_t>(u)];
     Step s;
-    if (members.size() == 1 && !(u < static_cast<int>(groups.size()))) {
+    if (u >= S.fused_units) {
       const auto& node = g.nodes[static_cast<std::size_t>(members[0])];
       s.op = node.op;
       s.attrs = node.attrs;
@@ -262,7 +242,6 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
       for (int o : node.outputs)
         s.specs.push_back(OutSpec{g.values[static_cast<std::size_t>(o)].shape, g.values[static_cast<std::size_t>(o)].dtype, true});
     } else {
-      std::vector<char> inside(static_cast<std::size_t>(n), 0);
       for (int k : members) inside[static_cast<std::size_t>(k)] = 1;
       std::vector<int> outs;
       for (int k : members) {
@@ -271,54 +250,99 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
         for (int user : g.users(v)) used_outside = used_outside || !inside[static_cast<std::size_t>(user)];
         if (used_outside) outs.push_back(v);
       }
-      s.program = static_cast<int>(I.programs.size());
-      I.programs.push_back(fusion::build(g, members, outs));
-      const auto& p = I.programs.back();
+      for (int k : members) inside[static_cast<std::size_t>(k)] = 0;
+      s.program = static_cast<int>(P.programs.size());
+      P.programs.push_back(fusion::build(g, members, outs));
+      const auto& p = P.programs.back();
       s.in = p.input_values;
       s.out = p.output_values;
-      for (int v : p.output_values) fused_value[static_cast<std::size_t>(v)] = 1;
-      ++I.stats.fused_groups;
-      I.stats.fused_nodes += static_cast<int>(members.size());
-      // an output may take the buffer of an input that dies here: one an earlier fused loop
-      // wrote into a pool buffer (no view of it exists: every reader is in this group), of
-      // the output's dtype, read in full
-      std::vector<char> taken(p.input_values.size(), 0);
-      for (int v : p.output_values) {
-        int pick = -1;
-        for (std::size_t i = 0; i < p.input_values.size() && opt.plan_memory; ++i) {
-          const int iv = p.input_values[i];
-          const auto& val = g.values[static_cast<std::size_t>(iv)];
-          if (taken[i] || p.reads[i].kind != fusion::InputRead::full || val.dtype != g.values[static_cast<std::size_t>(v)].dtype)
-            continue;
-          if (!fused_value[static_cast<std::size_t>(iv)] || g.is_output(iv)) continue;
-          bool all_inside = true;
-          for (int user : val.users) all_inside = all_inside && inside[static_cast<std::size_t>(user)];
-          if (!all_inside) continue;
-          pick = static_cast<int>(i);
-          taken[i] = 1;
-          break;
-        }
-        s.inplace_input.push_back(pick);
+      s.inplace_input.assign(p.output_values.size(), -1);
+    }
+    P.steps.push_back(std::move(s));
+  }
+  return P;
+}
+
+void choose_inplace(const Graph& g, Plan& P) {
+  std::vector<char> fused_value(g.values.size(), 0);  // written by a fused loop into a pool buffer
+  std::vector<char> inside(g.nodes.size(), 0);
+  for (Step& s : P.steps) {
+    if (s.program < 0) continue;
+    const fusion::Program& p = P.programs[static_cast<std::size_t>(s.program)];
+    for (int k : p.nodes) inside[static_cast<std::size_t>(k)] = 1;
+    std::vector<char> taken(p.input_values.size(), 0);
+    for (std::size_t j = 0; j < p.output_values.size(); ++j) {
+      const int v = p.output_values[j];
+      for (std::size_t i = 0; i < p.input_values.size(); ++i) {
+        const int iv = p.input_values[i];
+        const auto& val = g.values[static_cast<std::size_t>(iv)];
+        if (taken[i] || p.reads[i].kind != fusion::InputRead::full || val.dtype != g.values[static_cast<std::size_t>(v)].dtype)
+          continue;
+        if (!fused_value[static_cast<std::size_t>(iv)] || g.is_output(iv)) continue;
+        bool all_inside = true;
+        for (int user : val.users) all_inside = all_inside && inside[static_cast<std::size_t>(user)];
+        if (!all_inside) continue;
+        s.inplace_input[j] = static_cast<int>(i);
+        taken[i] = 1;
+        break;
       }
     }
-    I.steps.push_back(std::move(s));
+    for (int k : p.nodes) inside[static_cast<std::size_t>(k)] = 0;
+    for (int v : p.output_values) fused_value[static_cast<std::size_t>(v)] = 1;
   }
-  // release points: after the last step that reads a value (graph outputs are kept)
+}
+
+void plan_release(const Graph& g, Plan& P) {
+  std::vector<int> last(g.values.size(), -1);
+  for (std::size_t i = 0; i < P.steps.size(); ++i)
+    for (int v : P.steps[i].in) last[static_cast<std::size_t>(v)] = static_cast<int>(i);
+  for (int v : g.output_ids) last[static_cast<std::size_t>(v)] = -2;
+  for (std::size_t v = 0; v < last.size(); ++v)
+    if (last[v] >= 0) P.steps[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
+  for (std::size_t i = 0; i < P.steps.size(); ++i)
+    for (int v : P.steps[i].out)
+      if (last[static_cast<std::size_t>(v)] == -1) P.steps[i].release.push_back(v);  // written, never read
+  for (int v : g.input_ids)
+    if (last[static_cast<std::size_t>(v)] == -1) P.release_first.push_back(v);
+}
+
+}  // namespace compile_stages
+
+using compile_stages::Step;
+
+struct Executable::Impl {
+  Graph graph;
+  Backend backend;
+  CompileOptions options;
+  Stats stats;
+  compile_stages::Plan plan;
+  std::vector<Array> constants;  // on the backend
+  std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
+};
+
+Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : impl_(std::make_unique<Impl>()) {
+  namespace st = compile_stages;
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& I = *impl_;
+  if (!backend) backend = current_backend();
+  I.backend = backend;
+  I.options = opt;
+  I.stats.traced_nodes = static_cast<int>(g.nodes.size());
+  st::optimize(g, backend, opt);
+  st::check_support(g, backend);
+  for (const Array& c : g.constants) I.constants.push_back(to_backend(c, backend));
+  const st::Schedule schedule = st::schedule(g, opt.fuse_elementwise ? st::fusion_groups(g) : std::vector<std::vector<int>>{});
+  I.plan = st::lower(g, schedule, backend);
   if (opt.plan_memory) {
-    std::vector<int> last(g.values.size(), -1);
-    for (std::size_t i = 0; i < I.steps.size(); ++i)
-      for (int v : I.steps[i].in) last[static_cast<std::size_t>(v)] = static_cast<int>(i);
-    for (int v : g.output_ids) last[static_cast<std::size_t>(v)] = -2;
-    for (std::size_t v = 0; v < last.size(); ++v)
-      if (last[v] >= 0) I.steps[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
-    for (std::size_t i = 0; i < I.steps.size(); ++i)
-      for (int v : I.steps[i].out)
-        if (last[static_cast<std::size_t>(v)] == -1) I.steps[i].release.push_back(v);  // written, never read
-    for (int v : g.input_ids)
-      if (last[static_cast<std::size_t>(v)] == -1) I.release_first.push_back(v);
+    st::choose_inplace(g, I.plan);
+    st::plan_release(g, I.plan);
+  }
+  for (int u = 0; u < schedule.fused_units; ++u) {
+    ++I.stats.fused_groups;
+    I.stats.fused_nodes += static_cast<int>(schedule.units[static_cast<std::size_t>(u)].size());
   }
   I.stats.nodes = static_cast<int>(g.nodes.size());
-  I.stats.steps = static_cast<int>(I.steps.size());
+  I.stats.steps = static_cast<int>(I.plan.steps.size());
   I.graph = std::move(g);
   I.stats.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -333,9 +357,9 @@ const Executable::Stats& Executable::stats() const { return impl_->stats; }
 std::string Executable::plan_str() const {
   std::ostringstream os;
   const Impl& I = *impl_;
-  for (const Step& s : I.steps) {
+  for (const Step& s : I.plan.steps) {
     if (s.program >= 0) {
-      os << I.programs[static_cast<std::size_t>(s.program)].str() << "\n";
+      os << I.plan.programs[static_cast<std::size_t>(s.program)].str() << "\n";
     } else {
       for (std::size_t k = 0; k < s.out.size(); ++k) os << (k ? ", " : "") << "%" << s.out[k];
       os << " = " << op_info(s.op).name << "(";
@@ -361,7 +385,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
     env[static_cast<std::size_t>(g.input_ids[i])] = to_backend(inputs[i], I.backend);
   }
   for (std::size_t i = 0; i < I.constants.size(); ++i) env[static_cast<std::size_t>(g.constant_ids[i])] = I.constants[i];
-  for (int v : I.release_first) env[static_cast<std::size_t>(v)] = Array();
+  for (int v : I.plan.release_first) env[static_cast<std::size_t>(v)] = Array();
   const BackendImpl* be = I.backend.impl();
   std::vector<Array> in;
   Array outs[kMaxOutputs];
@@ -369,7 +393,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
   std::vector<void*> out_ptr;
   std::vector<std::shared_ptr<void>> copies;
   std::vector<Array> results;
-  for (const Step& s : I.steps) {
+  for (const Step& s : I.plan.steps) {
     if (s.program < 0) {
       in.clear();
       for (int v : s.in) in.push_back(env[static_cast<std::size_t>(v)]);
@@ -377,7 +401,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       in.clear();  // no handle outlives its release point
       for (std::size_t k = 0; k < s.out.size(); ++k) env[static_cast<std::size_t>(s.out[k])] = std::move(outs[k]);
     } else {
-      const fusion::Program& p = I.programs[static_cast<std::size_t>(s.program)];
+      const fusion::Program& p = I.plan.programs[static_cast<std::size_t>(s.program)];
       in_ptr.assign(s.in.size(), nullptr);
       copies.clear();
       for (std::size_t i = 0; i < s.in.size(); ++i) {

@@ -1,0 +1,67 @@
+// The stages that turn a traced graph into an Executable's plan, in the order the Executable's
+// constructor runs them. Each is a function of its inputs, so that each can be tested alone
+// (tests/test_compile_stages.cpp); internal to libivy.
+#pragma once
+
+#include <vector>
+
+#include "ivy/compile.hpp"
+#include "trace/fusion.hpp"
+
+namespace ivy::compile_stages {
+
+// One unit of a run: a kernel call (program < 0) or a fused loop (programs[program]).
+struct Step {
+  int program = -1;
+  OpId op{};
+  Attrs attrs;
+  Kernel kernel = nullptr;
+  std::vector<int> in, out;         // graph values read and written
+  std::vector<OutSpec> specs;       // kernel calls: the outputs' shapes and dtypes
+  std::vector<int> release;         // values read for the last time here
+  std::vector<int> inplace_input;   // fused: per output, the input whose buffer it may take (-1: none)
+};
+
+// 1. The graph passes `opt` selects, in place: the static-shape check (always), dead code,
+//    constant folding on `backend`, simplification, common subexpressions, dead code again.
+void optimize(Graph& g, Backend backend, const CompileOptions& opt);
+
+// 2. Throws NotImplementedError when `backend` has no kernel for a node's primitive, and the
+//    dtype error of check_supported when it does not support a dtype a node reads or writes.
+void check_support(const Graph& g, Backend backend);
+
+// 3. Fusion groups: lists of node indices (execution order) of two or more fusible nodes of
+//    one output shape each, such that running each group as one unit keeps the graph acyclic.
+std::vector<std::vector<int>> fusion_groups(const Graph& g);
+
+// 4. Units and their order: the groups first (unit i < fused_units is groups[i]), then every
+//    node outside them alone; `order` runs each unit after the units it reads, and among
+//    ready units the one whose first node comes first (random primitives keep their order).
+//    Throws Error if contracting the groups made a cycle.
+struct Schedule {
+  std::vector<std::vector<int>> units;
+  int fused_units = 0;
+  std::vector<int> order;
+};
+Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups);
+
+// 5. Lowering: one Step per unit in `s.order`; a single node becomes a kernel call of
+//    `backend`, a group a fused program (its outputs are the values used outside it).
+struct Plan {
+  std::vector<Step> steps;
+  std::vector<fusion::Program> programs;
+  std::vector<int> release_first;   // inputs and constants nothing reads
+};
+Plan lower(const Graph& g, const Schedule& s, Backend backend);
+
+// 6. In-place choice: a fused output may take the buffer of an input that dies in its step,
+//    one an earlier fused loop wrote into a pool buffer (so no view of it exists: every
+//    reader is in this step), of the output's dtype and read in full. Fills inplace_input.
+void choose_inplace(const Graph& g, Plan& plan);
+
+// 7. Release points: each value is released after the last step that reads it (graph
+//    outputs are kept); values written and never read after their step, and inputs nothing
+//    reads, at once.
+void plan_release(const Graph& g, Plan& plan);
+
+}  // namespace ivy::compile_stages
