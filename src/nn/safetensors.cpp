@@ -30,9 +30,12 @@
 #include <random>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "ivy/container.hpp"
 #include "core/atomic_file.hpp"
+#include "core/byte_order.hpp"
+#include "core/json_util.hpp"
 #include "ivy/functional.hpp"
 
 namespace ivy {
@@ -71,48 +74,12 @@ bool dtype_of_code(const std::string& s, DType& out) {
   return false;
 }
 
-// Host byte order <-> little endian: swaps each scalar component of n elements in place
-// (complex elements are two components). Nothing to do on a little-endian host.
-void to_from_little_endian(unsigned char* p, std::size_t nbytes, DType d) {
-  if constexpr (std::endian::native == std::endian::little) {
-    (void)p, (void)nbytes, (void)d;
-  } else {
-    std::size_t w = is_complex(d) ? itemsize(d) / 2 : itemsize(d);
-    for (std::size_t i = 0; i + w <= nbytes; i += w) std::reverse(p + i, p + i + w);
-  }
-}
-
 std::string errno_text(int err) { return std::strerror(err); }
 
 // ---------------------------------------------------------------- load helpers
 
 [[noreturn]] void bad(const std::string& file, const std::string& why) {
   throw ValueError("[load] " + file + ": " + why);
-}
-
-// Rejects nesting deeper than kMaxDepth before the JSON parser sees the text (strings and
-// their escapes are skipped, so brackets inside names do not count).
-void check_depth(std::string_view text, const std::string& file) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char ch : text) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (ch == '\\')
-        escaped = true;
-      else if (ch == '"')
-        in_string = false;
-      continue;
-    }
-    if (ch == '"')
-      in_string = true;
-    else if (ch == '{' || ch == '[') {
-      if (++depth > kMaxDepth) bad(file, "header JSON nests deeper than " + std::to_string(kMaxDepth) + " levels");
-    } else if (ch == '}' || ch == ']') {
-      --depth;
-    }
-  }
 }
 
 // A JSON value as a non-negative integer that fits int64; false otherwise.
@@ -301,30 +268,18 @@ Container Container::load(const std::string& path, Backend backend, std::map<std
   const unsigned char* buffer = data.data() + 8 + n;
   std::string_view text(reinterpret_cast<const char*>(data.data() + 8), static_cast<std::size_t>(n));
 
-  // parse, rejecting duplicate keys in any object (the parser alone would keep the last)
-  check_depth(text, path);
-  ojson header;
-  {
-    std::vector<std::set<std::string>> seen;
-    std::string duplicate;
-    auto cb = [&](int, ojson::parse_event_t ev, ojson& parsed) {
-      if (ev == ojson::parse_event_t::object_start) {
-        seen.emplace_back();
-      } else if (ev == ojson::parse_event_t::object_end) {
-        if (!seen.empty()) seen.pop_back();
-      } else if (ev == ojson::parse_event_t::key && !seen.empty()) {
-        const std::string& k = parsed.get_ref<const std::string&>();
-        if (!seen.back().insert(k).second && duplicate.empty()) duplicate = k;
-      }
-      return true;
-    };
-    try {
-      header = ojson::parse(text.begin(), text.end(), cb);
-    } catch (const nlohmann::json::exception& e) {
-      bad(path, std::string("header is not valid JSON: ") + e.what());
-    }
-    if (!duplicate.empty()) bad(path, "header has the key '" + duplicate + "' twice in one object");
+  // parse, rejecting nesting deeper than kMaxDepth and duplicate keys in any object (the
+  // parser alone would keep the last)
+  json_util::ParsedJson parsed = json_util::parse_json_rejecting_duplicates(text, kMaxDepth);
+  switch (parsed.problem) {
+    case json_util::JsonProblem::none: break;
+    case json_util::JsonProblem::too_deep:
+      bad(path, "header JSON nests deeper than " + std::to_string(kMaxDepth) + " levels");
+    case json_util::JsonProblem::invalid: bad(path, "header is not valid JSON: " + parsed.detail);
+    case json_util::JsonProblem::duplicate_key:
+      bad(path, "header has the key '" + parsed.detail + "' twice in one object");
   }
+  ojson header = std::move(parsed.value);
   if (!header.is_object()) bad(path, "header is a JSON " + std::string(header.type_name()) + ", not an object");
 
   // every entry
