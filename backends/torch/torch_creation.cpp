@@ -27,6 +27,7 @@ at::Tensor affine_fill(DType d, std::int64_t n, double start, double step) {
 // (instead of the arange, compare and cast of k_eye's other path).
 at::Tensor eye_fill(DType d, std::int64_t rows, std::int64_t cols, std::int64_t k) {
   at::Tensor r = ::at::cpu::empty({rows, cols}, tensor_options(d));
+  if (r.numel() == 0) return r;  // an empty tensor has no buffer: data_ptr() is null
   std::memset(r.data_ptr(), 0, static_cast<std::size_t>(r.numel()) * static_cast<std::size_t>(r.element_size()));
   AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(at::kBool, at::kHalf, at::kBFloat16, r.scalar_type(), "eye", [&] {
     auto* p = r.data_ptr<scalar_t>();
