@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Uses ivy from another CMake project (tests/consumer), the two ways docs/using-ivy.md gives:
+# Uses ivy from another CMake project (tests/consumer), the ways docs/using-ivy.md gives:
 #   (a) package:      cmake --install BUILD_DIR --prefix <tmp>, then find_package(ivy CONFIG REQUIRED)
+#   (c) build tree:   find_package(ivy CONFIG REQUIRED) with CMAKE_PREFIX_PATH=BUILD_DIR, no install
 #   (b) subdirectory: add_subdirectory(<ivy source>) (torch off; tests, bench, python, examples
 #                     off by default under a parent project, which this checks)
 # Each builds tests/consumer and runs it. Usage: tests/consumer/check.sh BUILD_DIR
@@ -50,6 +51,21 @@ grep -q "libivy[^ ]* => $work/prefix/" <<< "$deps" ||
   { echo "$deps" >&2; fail "ivy_consumer does not load libivy from $work/prefix"; }
 "$work/package/ivy_consumer" || fail "the consumer built with find_package(ivy) failed"
 
+# ---------------------------------------------------------------- (c) the build tree
+echo "== ivy consumer check (c): find_package(ivy CONFIG REQUIRED) from the build tree, not installed"
+rm -rf "$work/buildtree"
+cmake -S "$here" -B "$work/buildtree" "${gen[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE="$build_type" \
+  -DIVY_CONSUMER_MODE=package -DCMAKE_PREFIX_PATH="$build" > "$work/buildtree.configure.log" 2>&1 ||
+  { cat "$work/buildtree.configure.log" >&2; fail "configuring the consumer with find_package(ivy) on the build tree failed"; }
+grep "ivy_consumer:" "$work/buildtree.configure.log"
+ivy_dir=$(sed -n 's/^ivy_DIR:PATH=//p' "$work/buildtree/CMakeCache.txt")
+[ "$ivy_dir" = "$build" ] || fail "find_package(ivy) found '$ivy_dir', not the build tree $build"
+cmake --build "$work/buildtree" || fail "building the consumer against the build tree failed"
+deps=$(ldd "$work/buildtree/ivy_consumer")
+grep -q "libivy[^ ]* => $build/" <<< "$deps" ||
+  { echo "$deps" >&2; fail "ivy_consumer does not load libivy from the build tree $build"; }
+"$work/buildtree/ivy_consumer" || fail "the consumer built with find_package(ivy) on the build tree failed"
+
 # ---------------------------------------------------------------- (b) add_subdirectory
 echo "== ivy consumer check (b): add_subdirectory(ivy), torch off"
 # Cost: this compiles ivy a second time (without torch), through ccache, which ivy's
@@ -79,4 +95,4 @@ CCACHE_NOHASHDIR=1 cmake --build "$work/subdirectory" ||
   fail "building the consumer with add_subdirectory(ivy) failed"
 "$work/subdirectory/ivy_consumer" || fail "the consumer built with add_subdirectory(ivy) failed"
 
-echo "== ivy consumer check: both ways passed"
+echo "== ivy consumer check: all three ways passed"
