@@ -80,6 +80,8 @@ class Gym : public ::testing::TestWithParam<std::string> {
 
 // ---------------------------------------------------------------- one step against NumPy
 TEST_P(Gym, OneStepMatchesNumPy) {
+  // every environment of the library has its case
+  ASSERT_GE(doc().size(), 7u) << "gym.json lost environment cases";
   for (const auto& [key, c] : doc().items()) {
     SCOPED_TRACE(key);
     for (auto dt : {ivy::float64, ivy::float32}) {
