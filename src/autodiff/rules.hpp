@@ -52,7 +52,14 @@ struct SavedValues {
   bool input(std::size_t i) const { return i < 64 ? (inputs >> i & 1) != 0 : inputs == ~std::uint64_t{0}; }
   bool output(std::size_t k) const { return k < 64 ? (outputs >> k & 1) != 0 : outputs == ~std::uint64_t{0}; }
 };
+// The SavedValues of a differentiable primitive's rule, as its definition declares them
+// (IVY_VJP_READS below); everything for the others.
 SavedValues saved_values_of(OpId op);
+// Declared by each rule's definition, next to the code that reads the primals.
+template <OpId op>
+SavedValues vjp_saves();
+// Masks for IVY_VJP_READS.
+inline constexpr std::uint64_t kReadsNone = 0, kReadsAll = ~std::uint64_t{0}, kReadsFirst = 1, kReadsSecond = 2;
 
 // Forward mode: a JVP rule gets the call and the tangents of its inputs (undefined: zero;
 // at least one is defined) and writes the tangent of each floating output (left undefined:
@@ -83,7 +90,17 @@ Shape keepdims_shape(const Shape& s, bool has_axes, const Dims& axes);
 
 }  // namespace ivy::autodiff
 
-// Defines the rule of primitive `op` (inside namespace ivy::autodiff): IVY_VJP(exp) { ... }
+// Defines the VJP rule of primitive `op` (inside namespace ivy::autodiff), after declaring
+// which primal values the rule reads: masks of inputs and of outputs, and optionally `false`
+// when it reads not even the shapes of the others (SavedValues). E.g.
+//   IVY_VJP_READS(exp, kReadsNone, kReadsAll) { ... reads c.out[0] only ... }
+// The declaration and the code sit together, and a rule defined without one fails the link
+// (vjp_table.cpp takes &vjp_saves<op> for every differentiable row). A rule that reads a value
+// it did not declare gets NaN-filled stand-ins in the poisoned test run (tests/CMakeLists.txt,
+// IVY_TAPE_POISON_STAND_INS), and its gradient tests fail there.
+#define IVY_VJP_READS(op, inputs, outputs, ...)                                                    \
+  template <> SavedValues vjp_saves<OpId::op>() { return SavedValues{inputs, outputs __VA_OPT__(, ) __VA_ARGS__}; } \
+  IVY_VJP(op)
 #define IVY_VJP(op) template <> void vjp_rule<OpId::op>(const VjpCall& c, std::span<Array> grads)
 #define IVY_JVP(op) template <> void jvp_rule<OpId::op>(const JvpCall& c, std::span<Array> out_tangents)
 
@@ -91,6 +108,7 @@ Shape keepdims_shape(const Shape& s, bool has_axes, const Dims& axes);
 namespace ivy::autodiff {
 #define IVY_OP(name, ...)                                                         \
   template <> void vjp_rule<OpId::name>(const VjpCall& c, std::span<Array> grads); \
+  template <> SavedValues vjp_saves<OpId::name>();                                \
   template <> void jvp_rule<OpId::name>(const JvpCall& c, std::span<Array> out_tangents);
 #include "ivy/ops.def"
 #undef IVY_OP

@@ -78,7 +78,7 @@ Array qr_tall_vjp(const Array& Q, const Array& R, const Array& gQ, const Array& 
 }  // namespace
 
 // ---- matmul: gA = g @ B^H, gB = A^H @ g; a 1-d operand acts as a row (A) or column (B) matrix.
-IVY_VJP(matmul) {
+IVY_VJP_READS(matmul, kReadsAll, kReadsNone) {
   const Array& g = c.cot[0];
   if (!g.defined()) return;
   const Array &A = c.in[0], &B = c.in[1];
@@ -101,7 +101,7 @@ IVY_VJP(matmul) {
 
 // ---- cholesky (A = L L^H): gA = sym(L^{-H} Phi(L^H gL) L^{-1}), Phi = lower triangle with the
 // diagonal halved; upper=true: L = U^H, gL = gU^H.
-IVY_VJP(cholesky) {
+IVY_VJP_READS(cholesky, kReadsNone, kReadsAll) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   const bool upper = attr::cholesky(c.attrs).upper;
   Array L = upper ? mH(c.out[0]) : c.out[0];
@@ -116,7 +116,7 @@ IVY_VJP(cholesky) {
 }
 
 // ---- det: gA = g conj(det) A^{-H}
-IVY_VJP(det) {
+IVY_VJP_READS(det, kReadsAll, kReadsAll) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   Array coef = multiply(c.cot[0], cj(c.out[0]));
   grads[0] = multiply(as_mat(coef), mH(linalg::inv(c.in[0])));
@@ -124,7 +124,7 @@ IVY_VJP(det) {
 
 // ---- slogdet: gA = (g_logabsdet + i Im(g_sign conj(sign))) A^{-H}; the sign of a real matrix is
 // locally constant (no gradient); a complex sign = det/|det| moves with Im tr(A^{-1} dA).
-IVY_VJP(slogdet) {
+IVY_VJP_READS(slogdet, kReadsAll, kReadsFirst) {
   if (!c.want[0] || c.in[0].size() == 0) return;
   const Array &gs = c.cot[0], &gl = c.cot[1];
   const bool cplx = is_complex(c.in[0].dtype());
@@ -139,14 +139,14 @@ IVY_VJP(slogdet) {
 }
 
 // ---- inv (Y = A^{-1}): gA = -Y^H g Y^H
-IVY_VJP(inv) {
+IVY_VJP_READS(inv, kReadsNone, kReadsAll) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   Array Yh = mH(c.out[0]);
   grads[0] = negative(matmul(matmul(Yh, c.cot[0]), Yh));
 }
 
 // ---- solve (X = A^{-1} B): gB = A^{-H} g, gA = -gB X^H; a 1-d B is one column for every batch.
-IVY_VJP(solve) {
+IVY_VJP_READS(solve, kReadsFirst, kReadsAll) {
   const Array& g = c.cot[0];
   if (!g.defined() || (!c.want[0] && !c.want[1])) return;
   const Array &A = c.in[0], &B = c.in[1];
@@ -159,7 +159,7 @@ IVY_VJP(solve) {
 }
 
 // ---- eigh (A = V diag(w) V^H): gA = V sym(diag(gw) + F o (V^H gV)) V^H, F_ij = 1/(w_j - w_i)
-IVY_VJP(eigh) {
+IVY_VJP_READS(eigh, kReadsNone, kReadsAll) {
   if (!c.want[0] || c.in[0].size() == 0) return;
   const Array &gw = c.cot[0], &gV = c.cot[1];
   if (!gw.defined() && !gV.defined()) return;
@@ -171,7 +171,7 @@ IVY_VJP(eigh) {
 }
 
 // ---- eigvalsh: gA = V diag(gw) V^H (V from eigh)
-IVY_VJP(eigvalsh) {
+IVY_VJP_READS(eigvalsh, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   Array V = linalg::eigh(c.in[0]).eigenvectors;
   grads[0] = matmul(multiply(V, expand_dims(c.cot[0], -2)), mH(V));
@@ -180,7 +180,7 @@ IVY_VJP(eigvalsh) {
 // ---- eig (A = V diag(w) V^{-1}, unit-norm columns of V):
 // gA = V^{-H} (diag(gw) + conj(F) o (V^H gV - V^H V diag(Re diag(V^H gV)))) V^H, F_ij = 1/(w_j - w_i);
 // the eigenvectors' phase is taken as fixed (Im diag(V^{-1} dV) = 0, as PyTorch).
-IVY_VJP(eig) {
+IVY_VJP_READS(eig, kReadsNone, kReadsAll) {
   if (!c.want[0] || c.in[0].size() == 0) return;
   const Array &gw = c.cot[0], &gV = c.cot[1];
   if (!gw.defined() && !gV.defined()) return;
@@ -198,7 +198,7 @@ IVY_VJP(eig) {
 }
 
 // ---- eigvals: gA = V^{-H} diag(gw) V^H (V from eig)
-IVY_VJP(eigvals) {
+IVY_VJP_READS(eigvals, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   Array Vh = mH(linalg::eig(c.in[0]).eigenvectors);
   grads[0] = linalg::solve(Vh, multiply(expand_dims(c.cot[0], -1), Vh));
@@ -209,7 +209,7 @@ IVY_VJP(eigvals) {
 // gA = U [(F o skew(J)) S + S (F o skew(K)) + diag(gS) + i Im diag(J) / S] Vh
 //      + (I - U U^H) gU S^{-1} Vh + U S^{-1} gVh (I - V V^H)
 // (phase gauge: Im diag(V^H dV) = 0, as PyTorch). full_matrices=True: square matrices only.
-IVY_VJP(svd) {
+IVY_VJP_READS(svd, kReadsNone, kReadsAll) {
   if (!c.want[0] || c.in[0].size() == 0) return;
   const Array& A = c.in[0];
   const std::int64_t m = A.shape()[A.ndim() - 2], n = A.shape().back(), k = std::min(m, n);
@@ -257,7 +257,7 @@ IVY_VJP(svd) {
 }
 
 // ---- svdvals: gA = U diag(gs) Vh (U, Vh from the reduced svd)
-IVY_VJP(svdvals) {
+IVY_VJP_READS(svdvals, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   auto r = linalg::svd(c.in[0], false);
   grads[0] = matmul(multiply(r.U, expand_dims(c.cot[0], -2)), r.Vh);
@@ -266,7 +266,7 @@ IVY_VJP(svdvals) {
 // ---- qr (reduced; complete only when m <= n, where it is the reduced one)
 // m >= n: see qr_tall_vjp. m < n: A = [X | Y], Q R1 = X, R2 = Q^H Y:
 // gX = qr_tall_vjp(Q, R1, gQ + Y gR2^H, gR1), gY = Q gR2.
-IVY_VJP(qr) {
+IVY_VJP_READS(qr, kReadsAll, kReadsAll) {
   if (!c.want[0] || c.in[0].size() == 0) return;
   const Array& A = c.in[0];
   const std::int64_t m = A.shape()[A.ndim() - 2], n = A.shape().back();
@@ -298,7 +298,7 @@ IVY_VJP(qr) {
 
 // ---- fft_c2c: the adjoint transform (other direction, norm backward <-> forward) over the same
 // lengths, then cropped / zero-padded back to the input's extents.
-IVY_VJP(fft_c2c) {
+IVY_VJP_READS(fft_c2c, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::fft(c.attrs);
   Array t = fft_call(OpId::fft_c2c, c.cot[0], p.axes, p.lengths, adjoint_norm(p.norm), !p.inverse);
@@ -307,7 +307,7 @@ IVY_VJP(fft_c2c) {
 
 // ---- fft_r2c: the half spectrum zero-padded to the full length, the adjoint complex transform,
 // its real part, fitted back to the input's extents (exact: no Hermitian weighting needed).
-IVY_VJP(fft_r2c) {
+IVY_VJP_READS(fft_r2c, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::fft(c.attrs);
   const std::int64_t ax = p.axes.back();
@@ -321,7 +321,7 @@ IVY_VJP(fft_r2c) {
 // ---- fft_c2r (n points on the last axis from its first h = n/2+1 bins): gx = w o r2c(g) with the
 // adjoint norm, w = 1 for bin 0 (and bin n/2 when n is even), 2 for the bins that stand for a
 // conjugate pair; fitted back to the input's extents.
-IVY_VJP(fft_c2r) {
+IVY_VJP_READS(fft_c2r, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::fft(c.attrs);
   const Array& g = c.cot[0];

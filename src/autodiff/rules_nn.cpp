@@ -37,7 +37,7 @@ Array flat(const Array& x) { return reshape(x, Shape{x.size()}); }
 }  // namespace
 
 // ---------------------------------------------------------------- conv: y = conv(x, w)
-IVY_VJP(conv) {
+IVY_VJP_READS(conv, kReadsAll, kReadsNone) {
   if (!c.cot[0].defined()) return;
   const Array &x = c.in[0], &w = c.in[1], &g = c.cot[0];
   if (c.want[0]) grads[0] = conv_transpose_call(g, w, c.attrs, spatial_of(x));
@@ -52,7 +52,7 @@ IVY_JVP(conv) {
 
 // ---------------------------------------------------------------- conv_transpose: z = conv_x^T(y, w)
 // <g, conv_x^T(y, w)> = <conv(g, w), y> = <w, conv_w^T(g, y)>
-IVY_VJP(conv_transpose) {
+IVY_VJP_READS(conv_transpose, kReadsAll, kReadsNone) {
   if (!c.cot[0].defined()) return;
   const Array &y = c.in[0], &w = c.in[1], &g = c.cot[0];
   if (c.want[0]) grads[0] = conv_call(g, w, c.attrs);
@@ -67,7 +67,7 @@ IVY_JVP(conv_transpose) {
 
 // ---------------------------------------------------------------- conv_weight_grad: h = conv_w^T(x, gy)
 // <k, conv_w^T(x, gy)> = <conv(x, k), gy> = <x, conv_x^T(gy, k)>
-IVY_VJP(conv_weight_grad) {
+IVY_VJP_READS(conv_weight_grad, kReadsAll, kReadsNone) {
   if (!c.cot[0].defined()) return;
   const Array &x = c.in[0], &gy = c.in[1], &k = c.cot[0];
   if (c.want[0]) grads[0] = conv_transpose_call(gy, k, c.attrs, spatial_of(x));
@@ -83,7 +83,7 @@ IVY_JVP(conv_weight_grad) {
 // ---------------------------------------------------------------- max_pool
 // The cotangent of each window's maximum goes to the position it came from (positions shared
 // by overlapping windows add up); the maximum's tangent is the tangent at that position.
-IVY_VJP(max_pool) {
+IVY_VJP_READS(max_pool, kReadsNone, kReadsSecond) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array &x = c.in[0], &g = c.cot[0];
   Array base = zeros(Shape{x.size()}, g.dtype(), g.device(), g.backend());
@@ -96,7 +96,7 @@ IVY_JVP(max_pool) {
 
 // ---------------------------------------------------------------- scatter_add_flat(x, pos, v)
 // x's cotangent passes through; v[j] gets the cotangent at pos[j].
-IVY_VJP(scatter_add_flat) {
+IVY_VJP_READS(scatter_add_flat, kReadsSecond, kReadsNone) {
   if (!c.cot[0].defined()) return;
   const Array& g = c.cot[0];
   if (c.want[0]) grads[0] = g;

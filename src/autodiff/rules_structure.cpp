@@ -73,20 +73,20 @@ Array segment_sum(Array G, const Array& seg, std::int64_t n, std::int64_t axis, 
 // ---------------------------------------------------------------- triangles
 
 // tril/triu are linear masks: the same mask on g.
-IVY_VJP(tril) {
+IVY_VJP_READS(tril, kReadsNone, kReadsNone, false) {
   if (c.want[0] && c.cot[0].defined()) grads[0] = tril(c.cot[0], attr::triangle(c.attrs).k);
 }
-IVY_VJP(triu) {
+IVY_VJP_READS(triu, kReadsNone, kReadsNone, false) {
   if (c.want[0] && c.cot[0].defined()) grads[0] = triu(c.cot[0], attr::triangle(c.attrs).k);
 }
 
 // ---------------------------------------------------------------- manipulation
 
-IVY_VJP(reshape) {
+IVY_VJP_READS(reshape, kReadsNone, kReadsNone) {
   if (c.want[0] && c.cot[0].defined()) grads[0] = reshape(c.cot[0], c.in[0].shape());
 }
 // permute_dims by the inverse permutation
-IVY_VJP(permute_dims) {
+IVY_VJP_READS(permute_dims, kReadsNone, kReadsNone, false) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::permute_dims(c.attrs);
   Dims inv;
@@ -95,15 +95,15 @@ IVY_VJP(permute_dims) {
   grads[0] = permute_dims(c.cot[0], inv);
 }
 // the tape sums g over the broadcast axes
-IVY_VJP(broadcast_to) {
+IVY_VJP_READS(broadcast_to, kReadsNone, kReadsNone, false) {
   if (c.want[0] && c.cot[0].defined()) grads[0] = c.cot[0];
 }
 // flip is its own inverse: the same flip of g
-IVY_VJP(flip) {
+IVY_VJP_READS(flip, kReadsNone, kReadsNone, false) {
   if (c.want[0] && c.cot[0].defined()) grads[0] = dispatch(OpId::flip, c.cot[0], c.attrs);
 }
 // roll of g by the negated shifts (same axes; the flattened roll when it has none)
-IVY_VJP(roll) {
+IVY_VJP_READS(roll, kReadsNone, kReadsNone, false) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   Attrs a = c.attrs;
   attr::roll w(a);
@@ -113,7 +113,7 @@ IVY_VJP(roll) {
 // repeat: every input element gets the sum of its copies. One count r for all: g viewed as
 // (pre, len, r, post) summed over r; per-element counts: a segment sum over the source index
 // of each output element (repeat of arange; zero counts give 0).
-IVY_VJP(repeat) {
+IVY_VJP_READS(repeat, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::repeat(c.attrs);
   const Array& x = c.in[0];
@@ -147,7 +147,7 @@ IVY_VJP(repeat) {
 }
 // tile: g is (r0*d0, r1*d1, ...) over x padded to the result's rank; view it as
 // (r0, d0, r1, d1, ...) and sum the rep axes (one axis at a time past the rank limit).
-IVY_VJP(tile) {
+IVY_VJP_READS(tile, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& x = c.in[0];
   if (x.size() == 0) return;
@@ -189,7 +189,7 @@ IVY_VJP(tile) {
   grads[0] = reshape(r, xs);
 }
 // concat: each input gets its extent of g along the axis
-IVY_VJP(concat) {
+IVY_VJP_READS(concat, kReadsNone, kReadsNone) {
   if (!c.cot[0].defined()) return;
   const std::int64_t ax = attr::one_axis(c.attrs).axis;
   std::int64_t off = 0;
@@ -203,14 +203,14 @@ IVY_VJP(concat) {
 // ---------------------------------------------------------------- indexing
 
 // strided_slice: zeros of x's shape with g written into the slice
-IVY_VJP(strided_slice) {
+IVY_VJP_READS(strided_slice, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& g = c.cot[0];
   grads[0] = dispatch(OpId::slice_update, {zeros_like(c.in[0], g.dtype()), g}, c.attrs);
 }
 // slice_update(x, v): x gets g with the slice zeroed, v gets the slice of g (the tape sums
 // it down to v's shape)
-IVY_VJP(slice_update) {
+IVY_VJP_READS(slice_update, kReadsNone, kReadsNone) {
   if (!c.cot[0].defined()) return;
   const Array& g = c.cot[0];
   if (c.want[0]) grads[0] = dispatch(OpId::slice_update, {g, zero_like0(g)}, c.attrs);
@@ -218,7 +218,7 @@ IVY_VJP(slice_update) {
 }
 // take(x, idx, axis): scatter-add of g along the axis, gx[.., k, ..] = sum over j with
 // idx[j] == k of g[.., j, ..]: a segment sum over the sorted indices (repeats accumulate).
-IVY_VJP(take) {
+IVY_VJP_READS(take, kReadsSecond, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& x = c.in[0];
   const Array& idx = c.in[1];
@@ -236,7 +236,7 @@ IVY_VJP(take) {
 // take_along_axis(x, idx, axis): the same scatter-add per lane. Each element of g goes to the
 // flat position (o * n + idx) * inner + t of x broadcast to the result's shape with the axis of
 // length n (the tape sums that down to x); a segment sum over those positions, sorted.
-IVY_VJP(take_along_axis) {
+IVY_VJP_READS(take_along_axis, kReadsSecond, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& x = c.in[0];
   const std::int64_t ax = attr::one_axis(c.attrs).axis;
@@ -260,7 +260,7 @@ IVY_VJP(take_along_axis) {
 // index_put_flat(x, pos, v): x gets g with the written positions zeroed; v[j] gets g at pos[j]
 // when its write is the one that landed (a repeated position keeps one write: which one is
 // found by writing the ids 1..m the same way, as JAX does for scatter).
-IVY_VJP(index_put_flat) {
+IVY_VJP_READS(index_put_flat, kReadsSecond, kReadsNone) {
   if (!c.cot[0].defined()) return;
   const Array& g = c.cot[0];
   const Array& pos = c.in[1];
@@ -277,7 +277,7 @@ IVY_VJP(index_put_flat) {
 
 // sort: g goes back through the sorting permutation, gx = take_along_axis(g, argsort(perm))
 // with perm the (stable) argsort of x in the same direction.
-IVY_VJP(sort) {
+IVY_VJP_READS(sort, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::sort(c.attrs);
   Array perm = argsort(c.in[0], p.axis, p.descending, true);
@@ -287,13 +287,13 @@ IVY_VJP(sort) {
 // ---------------------------------------------------------------- reductions
 
 // sum: g broadcast back over the reduced axes
-IVY_VJP(sum) {
+IVY_VJP_READS(sum, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::reduce_acc(c.attrs);
   grads[0] = expand_reduced(c.cot[0], c.in[0], p.has_axes, p.axes);
 }
 // mean: g / N broadcast back (N: the elements per output element)
-IVY_VJP(mean) {
+IVY_VJP_READS(mean, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::reduce(c.attrs);
   const Array& x = c.in[0];
@@ -303,7 +303,7 @@ IVY_VJP(mean) {
 }
 // prod: g * conj(product of the other elements of the reduced block), exact with zeros: the
 // reduced axes moved last and merged, exclusive cumulative products from both sides.
-IVY_VJP(prod) {
+IVY_VJP_READS(prod, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::reduce_acc(c.attrs);
   const Array& x = c.in[0];
@@ -334,15 +334,15 @@ Array var_cot(const VjpCall& c, const Array& g) {
                 Scalar(n - p.correction));
 }
 }  // namespace
-IVY_VJP(max) { extremum_vjp(c, grads); }
-IVY_VJP(min) { extremum_vjp(c, grads); }
-IVY_VJP(var) {
+IVY_VJP_READS(max, kReadsAll, kReadsAll) { extremum_vjp(c, grads); }
+IVY_VJP_READS(min, kReadsAll, kReadsAll) { extremum_vjp(c, grads); }
+IVY_VJP_READS(var, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   grads[0] = var_cot(c, c.cot[0]);
 }
 // std = sqrt(var): var's rule applied to g / (2 std). Where std == 0 this is 0 * inf = NaN,
 // as JAX gives (PyTorch gives 0).
-IVY_VJP(std) {
+IVY_VJP_READS(std, kReadsAll, kReadsAll) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
   grads[0] = var_cot(c, divide(c.cot[0], multiply(c.out[0], Scalar(2.0))));
 }
@@ -351,7 +351,7 @@ IVY_VJP(std) {
 
 // cumulative_sum: the reverse cumulative sum of g (without the initial slot's cotangent when
 // include_initial: that slot is the constant 0)
-IVY_VJP(cumulative_sum) {
+IVY_VJP_READS(cumulative_sum, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::cumulative(c.attrs);
   Array g = c.cot[0];
@@ -364,7 +364,7 @@ IVY_VJP(cumulative_sum) {
 // for i = z it is revcumsum(g conj(y'))_z with y' the cumulative product of x with x_z
 // replaced by 1; for i > z it is 0 (the product holds x_z). (PyTorch's approach; the divisor
 // is made 1 where unused, so the rule's own derivatives stay finite.)
-IVY_VJP(cumulative_prod) {
+IVY_VJP_READS(cumulative_prod, kReadsAll, kReadsAll) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const auto p = attr::cumulative(c.attrs);
   const std::int64_t ax = p.axis;
@@ -392,7 +392,7 @@ IVY_VJP(cumulative_prod) {
 
 // diagonal(offset): g written on that diagonal of zeros of x's shape. In the flattened matrix
 // (R*C) the diagonal is the slice start::C+1 with start = offset (>= 0) or -offset * C.
-IVY_VJP(diagonal) {
+IVY_VJP_READS(diagonal, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& x = c.in[0];
   const Array& g = c.cot[0];

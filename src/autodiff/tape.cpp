@@ -3,6 +3,8 @@
 // with the VJP rules. Everything else (jvp, jacobians, hessians) is built on vjp.
 #include <sys/mman.h>
 
+#include <cstdlib>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <unordered_map>
@@ -16,6 +18,18 @@ namespace autodiff {
 namespace {
 
 bool differentiable_dtype(DType d) { return is_floating(d); }
+
+// IVY_TAPE_POISON_STAND_INS=1 (read once): the stand-ins for primals a node did not keep are
+// filled with NaN (floating), true (bool) or the dtype's largest value (integers: out of
+// range as an index) instead of viewing zeros. Tests
+// only: it makes a rule that reads an undeclared primal fail its gradient checks.
+bool poison_stand_ins() {
+  static const bool on = [] {
+    const char* v = std::getenv("IVY_TAPE_POISON_STAND_INS");
+    return v && std::string(v) == "1";
+  }();
+  return on;
+}
 
 // Raises a pause counter for its lifetime (the counter's owner ignores calls while it is
 // nonzero), also when the paused code throws.
@@ -191,6 +205,14 @@ class Tape final : public DispatchObserver {
         return a;
     static const std::shared_ptr<void> kNoOwner(static_cast<void*>(nullptr), [](void*) {});
     const Shape shape = shape_of(m);
+    if (poison_stand_ins()) {
+      // the checking run: values no rule may read, so that one reading a primal its
+      // declaration (IVY_VJP_READS) does not name computes NaN or indexes out of range
+      const Scalar poison = is_floating(m.dtype) ? Scalar(std::numeric_limits<double>::quiet_NaN())
+                            : m.dtype == bool_   ? Scalar(true)
+                                                 : Scalar(iinfo(m.dtype).max);
+      return full(shape, poison, m.dtype, m.device, m.backend);
+    }
     const BackendImpl* be = m.backend.impl();
     const void* zeros_at = m.device.kind == Device::cpu && be->wrap
                                ? zero_region(static_cast<std::size_t>(shape.numel()) * itemsize(m.dtype))

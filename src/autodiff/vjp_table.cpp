@@ -1,6 +1,6 @@
-// The VJP and JVP rule tables, indexed by primitive, filled from ops.def: &vjp_rule<op> and
-// &jvp_rule<op> for every row with kDifferentiable (a missing rule fails the link), nullptr
-// for the others.
+// The VJP and JVP rule tables, indexed by primitive, filled from ops.def: &vjp_rule<op>,
+// &vjp_saves<op> and &jvp_rule<op> for every row with kDifferentiable (a missing rule or
+// declaration fails the link), nullptr for the others.
 #include "autodiff/rules.hpp"
 
 namespace ivy::autodiff {
@@ -29,49 +29,26 @@ constexpr JvpRule kJvpRules[] = {
 #undef IVY_OP
 };
 static_assert(sizeof(kJvpRules) / sizeof(kJvpRules[0]) == kNumOps);
+using SavesEntry = SavedValues (*)();
+template <OpId op, bool differentiable>
+constexpr SavesEntry saves_entry() {
+  if constexpr (differentiable) return &vjp_saves<op>;
+  else return nullptr;
+}
+constexpr SavesEntry kSaves[] = {
+#define IVY_OP(name, nin, nout, meta, kinds, props, attrs) \
+  saves_entry<OpId::name, ((props) & kDifferentiable) != 0>(),
+#include "ivy/ops.def"
+#undef IVY_OP
+};
+static_assert(sizeof(kSaves) / sizeof(kSaves[0]) == kNumOps);
 }  // namespace
 
 VjpRule vjp_rule_of(OpId op) { return kRules[static_cast<int>(op)]; }
 
-// Read off the rules in rules_*.cpp; a rule that starts reading a value must be listed here
-// (its gradient tests then fail on the zero stand-ins otherwise). Unlisted: everything kept.
 SavedValues saved_values_of(OpId op) {
-  constexpr std::uint64_t none = 0, all = ~std::uint64_t{0}, first = 1, second = 2;
-  switch (op) {
-    // the cotangent passed or moved: nothing of the primals (the tape fits the result)
-    case OpId::add: case OpId::subtract: case OpId::negative: case OpId::positive: case OpId::conj:
-    case OpId::real: case OpId::astype: case OpId::broadcast_to: case OpId::permute_dims: case OpId::flip:
-    case OpId::roll: case OpId::tril: case OpId::triu:
-      return {none, none, false};
-    // the cotangent moved or summed by the primals' shapes
-    case OpId::imag: case OpId::reshape: case OpId::tile: case OpId::repeat:
-    case OpId::concat: case OpId::strided_slice: case OpId::slice_update: case OpId::diagonal:
-    case OpId::sum: case OpId::mean: case OpId::cumulative_sum:
-    case OpId::fft_c2c: case OpId::fft_r2c: case OpId::fft_c2r:
-      return {none, none};
-    // derivatives written with the result
-    case OpId::exp: case OpId::expm1: case OpId::sqrt: case OpId::tan: case OpId::tanh: case OpId::reciprocal:
-    case OpId::cholesky: case OpId::inv: case OpId::eig: case OpId::eigh: case OpId::svd:
-      return {none, all};
-    case OpId::max_pool: return {none, second};  // the argmax indices
-    // the index input (or the condition) only
-    case OpId::where: return {first, none};
-    case OpId::take: case OpId::take_along_axis: case OpId::index_put_flat: case OpId::scatter_add_flat:
-      return {second, none};
-    case OpId::divide: return {second, all};  // g / x2, and the quotient for x2's cotangent
-    case OpId::solve: return {first, all};    // A; of B only its rank
-    case OpId::slogdet: return {all, first};  // the sign (complex); never logabsdet
-    // the other operand, and the outputs that the rules below do not read
-    case OpId::multiply: case OpId::matmul: case OpId::conv: case OpId::conv_transpose: case OpId::conv_weight_grad:
-    case OpId::acos: case OpId::acosh: case OpId::asin: case OpId::asinh: case OpId::atan: case OpId::atanh:
-    case OpId::atan2: case OpId::copysign: case OpId::cos: case OpId::cosh: case OpId::sin: case OpId::sinh:
-    case OpId::log: case OpId::log1p: case OpId::log2: case OpId::log10: case OpId::square: case OpId::maximum:
-    case OpId::minimum: case OpId::remainder: case OpId::prod: case OpId::var: case OpId::sort:
-    case OpId::eigvals: case OpId::eigvalsh: case OpId::svdvals:
-      return {all, none};
-    default:
-      return {all, all};
-  }
+  const SavesEntry e = kSaves[static_cast<int>(op)];
+  return e ? e() : SavedValues{};
 }
 JvpRule jvp_rule_of(OpId op) { return kJvpRules[static_cast<int>(op)]; }
 
