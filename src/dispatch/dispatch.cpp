@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "ivy/dispatch.hpp"
-#include "functional/common.hpp"
+#include "dispatch/observed.hpp"
 #include "ops/meta.hpp"
 
 namespace ivy {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <string>
 
+#include "dispatch/observed.hpp"
 #include "ivy/functional.hpp"
 
 namespace ivy::detail {
@@ -58,9 +59,6 @@ inline void need_defined(const Array& x, const char* op) {
   if (!x.defined()) throw ValueError(P(op) + "got an undefined array");
 }
 
-// How many threads have a dispatch observer (tracer, tape, ...): while nonzero, inputs are
-// passed as owning handles, since an observer may keep them.
-extern std::atomic<int> g_observed_threads;
 
 // Primitives whose kernels (every backend) always return fresh arrays take their inputs as
 // borrowed (non-owning) handles: the kernel contract is that no kernel keeps an input handle
