@@ -49,6 +49,7 @@ enum OpProps : std::uint8_t {
   kDifferentiable = 4,
   kRandom = 8,
   kDataDependentShape = 16,
+  kFreshResult = 32,
 };
 
 struct OpInfo {

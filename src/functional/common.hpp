@@ -60,18 +60,24 @@ inline void need_defined(const Array& x, const char* op) {
 }
 
 
-// Primitives whose kernels (every backend) always return fresh arrays take their inputs as
-// borrowed (non-owning) handles: the kernel contract is that no kernel keeps an input handle
-// past the call, so copying shared handles into the input span would only cost an atomic
-// reference-count pair per input. Only observers keep inputs: with one active, the
-// handles are copied. Used by the elementwise binaries, where, matmul, take,
-// take_along_axis, searchsorted, isin and solve; not for views or functions whose kernels
-// may hand back an input's buffer (reshape, astype to the same dtype, and on xtensor the
-// identity maps: real, conj and positive of real numbers, ceil, floor, trunc and round of
-// integers, a roll by whole turns).
+// Primitives with kFreshResult in ops.def (their kernels, on every backend, always return
+// fresh arrays and keep no input handle past the call) take their inputs as borrowed
+// (non-owning) handles: copying shared handles into the input span would only cost an atomic
+// reference-count pair per input. Only observers keep inputs: with one active, the handles
+// are copied. Views, and functions whose kernels may hand back an input's buffer (reshape,
+// astype to the same dtype, and on xtensor the identity maps: real, conj and positive of real
+// numbers, ceil, floor, trunc and round of integers, a roll by whole turns), lack the
+// property, and dispatch_fresh refuses them at compile time.
+inline constexpr std::uint8_t kPropsOf[] = {
+#define IVY_OP(name, nin, nout, meta, kinds, props, attrs) static_cast<std::uint8_t>(props),
+#include "ivy/ops.def"
+#undef IVY_OP
+};
 inline Array borrowed(const Array& x) { return Array(std::shared_ptr<ArrayImpl>(std::shared_ptr<ArrayImpl>(), x.impl())); }
-template <class... A>
-inline Array dispatch_fresh(OpId op, const Attrs& a, const A&... xs) {
+template <OpId op, class... A>
+inline Array dispatch_fresh(const Attrs& a, const A&... xs) {
+  static_assert((kPropsOf[static_cast<int>(op)] & kFreshResult) != 0,
+                "dispatch_fresh: the primitive lacks kFreshResult in ops.def");
   if (g_observed_threads.load(std::memory_order_relaxed)) return dispatch(op, {xs...}, a);
   const Array in[sizeof...(A)] = {borrowed(xs)...};
   return dispatch(op, std::span<const Array>(in, sizeof...(A)), a);

@@ -14,15 +14,15 @@ using detail::scalar_like;
   }
 #define IVY_BINARY_OP(name, meta, kinds, props)                                                          \
   Array name(const Array& x1, const Array& x2) { /* dispatch rejects undefined inputs */        \
-    return detail::dispatch_fresh(OpId::name, detail::kNoAttrs, x1, x2);                         \
+    return detail::dispatch_fresh<OpId::name>(detail::kNoAttrs, x1, x2);                         \
   }                                                                                              \
   Array name(const Array& x1, Scalar x2) {                                                       \
     detail::need_defined(x1, #name);                                                             \
-    return detail::dispatch_fresh(OpId::name, detail::kNoAttrs, x1, scalar_like(x2, x1, #name)); \
+    return detail::dispatch_fresh<OpId::name>(detail::kNoAttrs, x1, scalar_like(x2, x1, #name)); \
   }                                                                                              \
   Array name(Scalar x1, const Array& x2) {                                                       \
     detail::need_defined(x2, #name);                                                             \
-    return detail::dispatch_fresh(OpId::name, detail::kNoAttrs, scalar_like(x1, x2, #name), x2); \
+    return detail::dispatch_fresh<OpId::name>(detail::kNoAttrs, scalar_like(x1, x2, #name), x2); \
   }
 #include "ivy/ops.def"
 #undef IVY_OP

@@ -29,7 +29,7 @@ void need_square(const Array& x, const char* op) {
 Array matmul(const Array& x1, const Array& x2) {
   detail::need_defined(x1, "matmul");
   detail::need_defined(x2, "matmul");
-  return detail::dispatch_fresh(OpId::matmul, detail::kNoAttrs, x1, x2);
+  return detail::dispatch_fresh<OpId::matmul>(detail::kNoAttrs, x1, x2);
 }
 Array matrix_transpose(const Array& x) {
   need_matrix(x, "matrix_transpose");
@@ -302,7 +302,7 @@ Array solve(const Array& x1, const Array& x2) {
   detail::need_defined(x2, "solve");
   need_float(x1, "solve");
   if (!is_floating(x2.dtype())) throw TypeError(P("solve") + "x2 must be floating-point, got " + dtype_name(x2.dtype()));
-  return detail::dispatch_fresh(OpId::solve, detail::kNoAttrs, x1, x2);
+  return detail::dispatch_fresh<OpId::solve>(detail::kNoAttrs, x1, x2);
 }
 SVDResult svd(const Array& x, bool full_matrices) {
   need_matrix(x, "svd");

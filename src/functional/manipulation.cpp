@@ -238,7 +238,7 @@ Array take(const Array& x, const Array& indices, std::optional<std::int64_t> axi
   Attrs a;
   attr::one_axis v(a);
   v.axis = norm_axis(axis.value_or(0), x.ndim(), "take");
-  return detail::dispatch_fresh(OpId::take, a, x, indices);
+  return detail::dispatch_fresh<OpId::take>(a, x, indices);
 }
 Array take_along_axis(const Array& x, const Array& indices, std::int64_t axis) {
   detail::need_defined(x, "take_along_axis");
@@ -247,7 +247,7 @@ Array take_along_axis(const Array& x, const Array& indices, std::int64_t axis) {
   Attrs a;
   attr::one_axis v(a);
   v.axis = norm_axis(axis, x.ndim(), "take_along_axis");
-  return detail::dispatch_fresh(OpId::take_along_axis, a, x, indices);
+  return detail::dispatch_fresh<OpId::take_along_axis>(a, x, indices);
 }
 
 }  // namespace ivy

@@ -55,13 +55,13 @@ Array searchsorted(const Array& x1, const Array& x2, std::string_view side, cons
   Attrs a;
   attr::searchsorted v(a);
   v.right = side == "right";
-  return detail::dispatch_fresh(OpId::searchsorted, a, s, x2);
+  return detail::dispatch_fresh<OpId::searchsorted>(a, s, x2);
 }
 Array where(const Array& condition, const Array& x1, const Array& x2) {
   detail::need_defined(condition, "where");
   detail::need_defined(x1, "where");
   detail::need_defined(x2, "where");
-  return detail::dispatch_fresh(OpId::where, detail::kNoAttrs, condition, x1, x2);
+  return detail::dispatch_fresh<OpId::where>(detail::kNoAttrs, condition, x1, x2);
 }
 Array where(const Array& condition, const Array& x1, Scalar x2) { return where(condition, x1, scalar_like(x2, x1, "where")); }
 Array where(const Array& condition, Scalar x1, const Array& x2) { return where(condition, scalar_like(x1, x2, "where"), x2); }
@@ -105,7 +105,7 @@ Array isin(const Array& x1, const Array& x2, bool invert) {
   Attrs a;
   attr::isin v(a);
   v.invert = invert;
-  return detail::dispatch_fresh(OpId::isin, a, x1, x2);
+  return detail::dispatch_fresh<OpId::isin>(a, x1, x2);
 }
 
 // ---------------------------------------------------------------- sorting
