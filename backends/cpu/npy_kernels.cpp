@@ -64,8 +64,8 @@ template <bool Rem>
 }
 template <bool Rem>
 IVY_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float* p, const float* q, std::int64_t n,
-                                                    int mode) {
-  return cpu::loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+                                                    OneElement which) {
+  return cpu::loops::each2<std::uint32_t>(o, p, q, n, which, [](float a, float b, std::uint32_t& flag) {
     const float r = fd_try_fma<Rem>(a, b);
     flag |= static_cast<std::uint32_t>(r != r);
     return r;
@@ -74,14 +74,14 @@ IVY_AVX2_FMA_FN std::uint32_t fd_first_pass_fma(float* __restrict o, const float
 #endif
 
 template <bool Rem>
-void divmod_f32(float* o, const float* p, const float* q, std::int64_t n, int mode) {
+void divmod_f32(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
   std::uint32_t undecided;  // noted in the same loop: no second pass when none
 #if IVY_AVX2
   if (cpu::isa::kAvx2)
-    undecided = fd_first_pass_fma<Rem>(o, p, q, n, mode);
+    undecided = fd_first_pass_fma<Rem>(o, p, q, n, which);
   else
 #endif
-    undecided = cpu::loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+    undecided = cpu::loops::each2<std::uint32_t>(o, p, q, n, which, [](float a, float b, std::uint32_t& flag) {
       const float r = fd_try<Rem>(a, b);
       flag |= static_cast<std::uint32_t>(r != r);
       return r;
@@ -89,7 +89,7 @@ void divmod_f32(float* o, const float* p, const float* q, std::int64_t n, int mo
   if (undecided == 0) return;
   for (std::int64_t i = 0; i < n; ++i) {
     if (o[i] != o[i]) {
-      const float a = p[mode == 2 ? 0 : i], b = q[mode == 1 ? 0 : i];
+      const float a = p[which == OneElement::first ? 0 : i], b = q[which == OneElement::second ? 0 : i];
       o[i] = Rem ? remainder_fast(a, b) : floor_divide_fast(a, b);
     }
   }
@@ -103,26 +103,26 @@ template <bool Rem>
 #if IVY_AVX2
 template <bool Rem>
 IVY_AVX2_FMA_FN void divmod_f64_fma(double* __restrict o, const double* p, const double* q, std::int64_t n,
-                                     int mode) {
-  cpu::loops::each2<unsigned char>(o, p, q, n, mode, divmod_f64_one<Rem>);
+                                     OneElement which) {
+  cpu::loops::each2<unsigned char>(o, p, q, n, which, divmod_f64_one<Rem>);
 }
 #endif
 template <bool Rem>
-void divmod_f64(double* o, const double* p, const double* q, std::int64_t n, int mode) {
+void divmod_f64(double* o, const double* p, const double* q, std::int64_t n, OneElement which) {
 #if IVY_AVX2
-  if (cpu::isa::kAvx2) return divmod_f64_fma<Rem>(o, p, q, n, mode);
+  if (cpu::isa::kAvx2) return divmod_f64_fma<Rem>(o, p, q, n, which);
 #endif
-  cpu::loops::each2<unsigned char>(o, p, q, n, mode, divmod_f64_one<Rem>);
+  cpu::loops::each2<unsigned char>(o, p, q, n, which, divmod_f64_one<Rem>);
 }
 // Shifts: the plain shift (the count masked to the width, what C++ and LibTorch compute on
 // x86), which collects the counts' bits above width - 1 in a flag: set for any count out of
 // range (read as unsigned, a negative count is too); only then is the whole loop redone with
 // the defined form.
 template <bool Left, class T>
-void shift(T* o, const T* p, const T* q, std::int64_t n, int mode) {
+void shift(T* o, const T* p, const T* q, std::int64_t n, OneElement which) {
   static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
   using UT = std::make_unsigned_t<T>;
-  const UT out_of_range = cpu::loops::each2_best<UT>(o, p, q, n, mode, [](T a, T b, UT& flag) -> T {
+  const UT out_of_range = cpu::loops::each2_best<UT>(o, p, q, n, which, [](T a, T b, UT& flag) -> T {
     constexpr UT width_mask = static_cast<UT>(sizeof(T) * 8 - 1);
     const UT c = static_cast<UT>(b);
     flag |= static_cast<UT>(c & static_cast<UT>(~width_mask));
@@ -131,7 +131,7 @@ void shift(T* o, const T* p, const T* q, std::int64_t n, int mode) {
     else return static_cast<T>(a >> sh);
   });
   if (out_of_range == 0) return;
-  cpu::loops::each2_best<unsigned char>(o, p, q, n, mode, [](T a, T b, unsigned char&) -> T {
+  cpu::loops::each2_best<unsigned char>(o, p, q, n, which, [](T a, T b, unsigned char&) -> T {
     if constexpr (Left) return left_shift(a, b);
     else return right_shift(a, b);
   });
@@ -139,37 +139,37 @@ void shift(T* o, const T* p, const T* q, std::int64_t n, int mode) {
 
 }  // namespace
 
-void floor_divide_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  divmod_f32<false>(o, p, q, n, mode);
+void floor_divide_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  divmod_f32<false>(o, p, q, n, which);
 }
-void floor_divide_n(double* o, const double* p, const double* q, std::int64_t n, int mode) {
-  divmod_f64<false>(o, p, q, n, mode);
+void floor_divide_n(double* o, const double* p, const double* q, std::int64_t n, OneElement which) {
+  divmod_f64<false>(o, p, q, n, which);
 }
-void remainder_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  divmod_f32<true>(o, p, q, n, mode);
+void remainder_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  divmod_f32<true>(o, p, q, n, which);
 }
-void remainder_n(double* o, const double* p, const double* q, std::int64_t n, int mode) {
-  divmod_f64<true>(o, p, q, n, mode);
+void remainder_n(double* o, const double* p, const double* q, std::int64_t n, OneElement which) {
+  divmod_f64<true>(o, p, q, n, which);
 }
 // copysign: the sign bit of b on the magnitude of a (NaNs included: their sign bits are
 // read and written as any other), two bitwise operations per element.
-void copysign_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  cpu::loops::each2_best<unsigned char>(o, p, q, n, mode, [](float a, float b, unsigned char&) { return std::copysign(a, b); });
+void copysign_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  cpu::loops::each2_best<unsigned char>(o, p, q, n, which, [](float a, float b, unsigned char&) { return std::copysign(a, b); });
 }
-void copysign_n(double* o, const double* p, const double* q, std::int64_t n, int mode) {
-  cpu::loops::each2_best<unsigned char>(o, p, q, n, mode, [](double a, double b, unsigned char&) { return std::copysign(a, b); });
-}
-template <class T>
-void left_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode) {
-  shift<true>(o, p, q, n, mode);
+void copysign_n(double* o, const double* p, const double* q, std::int64_t n, OneElement which) {
+  cpu::loops::each2_best<unsigned char>(o, p, q, n, which, [](double a, double b, unsigned char&) { return std::copysign(a, b); });
 }
 template <class T>
-void right_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode) {
-  shift<false>(o, p, q, n, mode);
+void left_shift_n(T* o, const T* p, const T* q, std::int64_t n, OneElement which) {
+  shift<true>(o, p, q, n, which);
 }
-#define IVY_NPY_SHIFTS(T)                                                                \
-  template void left_shift_n<T>(T*, const T*, const T*, std::int64_t, int);            \
-  template void right_shift_n<T>(T*, const T*, const T*, std::int64_t, int);
+template <class T>
+void right_shift_n(T* o, const T* p, const T* q, std::int64_t n, OneElement which) {
+  shift<false>(o, p, q, n, which);
+}
+#define IVY_NPY_SHIFTS(T)                                                          \
+  template void left_shift_n<T>(T*, const T*, const T*, std::int64_t, OneElement); \
+  template void right_shift_n<T>(T*, const T*, const T*, std::int64_t, OneElement);
 IVY_NPY_SHIFTS(std::int8_t)
 IVY_NPY_SHIFTS(std::int16_t)
 IVY_NPY_SHIFTS(std::int32_t)
@@ -183,21 +183,21 @@ IVY_NPY_SHIFTS(std::uint64_t)
 // Bool results: one loop per function and type, in the AVX2 build where the CPU has it
 // (the compares and the narrowing to bytes vectorize).
 template <class T, class F>
-void bool_loop2(bool* o, const T* p, const T* q, std::int64_t n, int mode, F f) {
-  cpu::loops::each2_best<unsigned char>(o, p, q, n, mode, [f](T a, T b, unsigned char&) -> bool { return f(a, b); });
+void bool_loop2(bool* o, const T* p, const T* q, std::int64_t n, OneElement which, F f) {
+  cpu::loops::each2_best<unsigned char>(o, p, q, n, which, [f](T a, T b, unsigned char&) -> bool { return f(a, b); });
 }
 template <class T>
-void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, int mode) {
+void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, OneElement which) {
   switch (op) {
-    case Cmp::equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a == b; });
-    case Cmp::not_equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a != b; });
-    case Cmp::less: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a < b; });
-    case Cmp::less_equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a <= b; });
-    case Cmp::greater: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a > b; });
-    case Cmp::greater_equal: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return a >= b; });
-    case Cmp::logical_and: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) & (b != T(0)); });
-    case Cmp::logical_or: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) | (b != T(0)); });
-    case Cmp::logical_xor: return bool_loop2(o, p, q, n, mode, [](T a, T b) { return (a != T(0)) != (b != T(0)); });
+    case Cmp::equal: return bool_loop2(o, p, q, n, which, [](T a, T b) { return a == b; });
+    case Cmp::not_equal: return bool_loop2(o, p, q, n, which, [](T a, T b) { return a != b; });
+    case Cmp::less: return bool_loop2(o, p, q, n, which, [](T a, T b) { return a < b; });
+    case Cmp::less_equal: return bool_loop2(o, p, q, n, which, [](T a, T b) { return a <= b; });
+    case Cmp::greater: return bool_loop2(o, p, q, n, which, [](T a, T b) { return a > b; });
+    case Cmp::greater_equal: return bool_loop2(o, p, q, n, which, [](T a, T b) { return a >= b; });
+    case Cmp::logical_and: return bool_loop2(o, p, q, n, which, [](T a, T b) { return (a != T(0)) & (b != T(0)); });
+    case Cmp::logical_or: return bool_loop2(o, p, q, n, which, [](T a, T b) { return (a != T(0)) | (b != T(0)); });
+    case Cmp::logical_xor: return bool_loop2(o, p, q, n, which, [](T a, T b) { return (a != T(0)) != (b != T(0)); });
   }
 }
 template <class T>
@@ -297,44 +297,44 @@ IVY_AVX512VL_FN void maxmin_halves(bool mx, T* o, const T* p, const T* q, std::i
 }
 #endif
 template <class T>
-void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, int mode) {
+void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, OneElement which) {
 #if IVY_AVX2
   if constexpr (std::is_floating_point_v<T>) {
-    if ((op == Arith::maximum || op == Arith::minimum) && mode == 0 && n >= 64 && cpu::isa::kAvx512 &&
-        cpu::loops::splits_lines(o, p, q, 0))
+    if ((op == Arith::maximum || op == Arith::minimum) && which == OneElement::neither && n >= 64 &&
+        cpu::isa::kAvx512 && cpu::loops::splits_lines(o, p, q, OneElement::neither))
       return maxmin_halves(op == Arith::maximum, o, p, q, n);
   }
 #endif
   using Flag = unsigned char;
   if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
-      case Arith::add: cpu::loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a + b; }); return;
-      case Arith::subtract: cpu::loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a - b; }); return;
-      case Arith::multiply: cpu::loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a * b; }); return;
-      case Arith::divide: cpu::loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return a / b; }); return;
+      case Arith::add: cpu::loops::each2_best<Flag>(o, p, q, n, which, [](T a, T b, Flag&) { return a + b; }); return;
+      case Arith::subtract: cpu::loops::each2_best<Flag>(o, p, q, n, which, [](T a, T b, Flag&) { return a - b; }); return;
+      case Arith::multiply: cpu::loops::each2_best<Flag>(o, p, q, n, which, [](T a, T b, Flag&) { return a * b; }); return;
+      case Arith::divide: cpu::loops::each2_best<Flag>(o, p, q, n, which, [](T a, T b, Flag&) { return a / b; }); return;
       // The select on a compare (each2_best's Wide loop), cpu::npy::maximum's rule.
-      case Arith::maximum: cpu::loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return maximum(a, b); }); return;
-      case Arith::minimum: cpu::loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return minimum(a, b); }); return;
+      case Arith::maximum: cpu::loops::each2_best<Flag, true>(o, p, q, n, which, [](T a, T b, Flag&) { return maximum(a, b); }); return;
+      case Arith::minimum: cpu::loops::each2_best<Flag, true>(o, p, q, n, which, [](T a, T b, Flag&) { return minimum(a, b); }); return;
     }
   } else {
     using W = std::make_unsigned_t<T>;
     switch (op) {
       case Arith::add:
-        cpu::loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) + static_cast<W>(b))); });
+        cpu::loops::each2_best<Flag>(o, p, q, n, which, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) + static_cast<W>(b))); });
         return;
       case Arith::subtract:
-        cpu::loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) - static_cast<W>(b))); });
+        cpu::loops::each2_best<Flag>(o, p, q, n, which, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) - static_cast<W>(b))); });
         return;
       case Arith::multiply:
-        cpu::loops::each2_best<Flag>(o, p, q, n, mode, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) * static_cast<W>(b))); });
+        cpu::loops::each2_best<Flag>(o, p, q, n, which, [](T a, T b, Flag&) { return static_cast<T>(static_cast<W>(static_cast<W>(a) * static_cast<W>(b))); });
         return;
       case Arith::divide: return;  // float only (the header)
-      case Arith::maximum: cpu::loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return maximum(a, b); }); return;
-      case Arith::minimum: cpu::loops::each2_best<Flag, true>(o, p, q, n, mode, [](T a, T b, Flag&) { return minimum(a, b); }); return;
+      case Arith::maximum: cpu::loops::each2_best<Flag, true>(o, p, q, n, which, [](T a, T b, Flag&) { return maximum(a, b); }); return;
+      case Arith::minimum: cpu::loops::each2_best<Flag, true>(o, p, q, n, which, [](T a, T b, Flag&) { return minimum(a, b); }); return;
     }
   }
 }
-#define IVY_NPY_ARITH(T) template void arith_n<T>(Arith, T*, const T*, const T*, std::int64_t, int);
+#define IVY_NPY_ARITH(T) template void arith_n<T>(Arith, T*, const T*, const T*, std::int64_t, OneElement);
 IVY_NPY_ARITH(float)
 IVY_NPY_ARITH(double)
 IVY_NPY_ARITH(std::int8_t)
@@ -352,8 +352,8 @@ template void sign_n<std::int64_t>(std::int64_t*, const std::int64_t*, std::int6
 template void sign_n<std::uint8_t>(std::uint8_t*, const std::uint8_t*, std::int64_t);
 template void sign_n<float>(float*, const float*, std::int64_t);
 template void sign_n<double>(double*, const double*, std::int64_t);
-#define IVY_NPY_BOOL(T)                                                                               \
-  template void compare_n<T>(Cmp, bool*, const T*, const T*, std::int64_t, int);                      \
+#define IVY_NPY_BOOL(T)                                                                 \
+  template void compare_n<T>(Cmp, bool*, const T*, const T*, std::int64_t, OneElement); \
   template void predicate_n<T>(Pred, bool*, const T*, std::int64_t);
 IVY_NPY_BOOL(bool)
 IVY_NPY_BOOL(std::int8_t)

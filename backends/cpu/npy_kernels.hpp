@@ -5,26 +5,29 @@
 // one of two speeds per process). Bit for bit NumPy's results, on the build's baseline ISA
 // and on AVX2 alike.
 //
-// Each computes o[i] = f(a, b) over n elements with a = p[i], b = q[i] (mode 0),
-// b = q[0] (mode 1: the second operand is one element) or a = p[0] (mode 2). `o` must not
-// overlap the operands.
+// Each computes o[i] = f(a, b) over n elements with a = p[i] and b = q[i], or q[0] / p[0]
+// for the operand `which` names (cpu::loops::OneElement). `o` must not overlap the operands.
 #pragma once
 
 #include <cstdint>
 
+#include "cpu_loops.hpp"
+
 namespace ivy::cpu::npy {
 
-void floor_divide_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
-void floor_divide_n(double* o, const double* p, const double* q, std::int64_t n, int mode);
-void remainder_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
-void remainder_n(double* o, const double* p, const double* q, std::int64_t n, int mode);
-void copysign_n(float* o, const float* p, const float* q, std::int64_t n, int mode);
-void copysign_n(double* o, const double* p, const double* q, std::int64_t n, int mode);
+using loops::OneElement;
+
+void floor_divide_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which);
+void floor_divide_n(double* o, const double* p, const double* q, std::int64_t n, OneElement which);
+void remainder_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which);
+void remainder_n(double* o, const double* p, const double* q, std::int64_t n, OneElement which);
+void copysign_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which);
+void copysign_n(double* o, const double* p, const double* q, std::int64_t n, OneElement which);
 // T: the signed and unsigned integers of 8 to 64 bits (instantiated in npy_kernels.cpp).
 template <class T>
-void left_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode);
+void left_shift_n(T* o, const T* p, const T* q, std::int64_t n, OneElement which);
 template <class T>
-void right_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode);
+void right_shift_n(T* o, const T* p, const T* q, std::int64_t n, OneElement which);
 
 // Bool results (o[i] is 0 or 1), for T: bool, the signed integers of 8 to 64 bits, uint8,
 // float and double. Comparisons as IEEE and C++ define them (NaN compares unequal to
@@ -32,7 +35,7 @@ void right_shift_n(T* o, const T* p, const T* q, std::int64_t n, int mode);
 // as NumPy. `o` must not overlap the operands.
 enum class Cmp : std::uint8_t { equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or, logical_xor };
 template <class T>
-void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, int mode);
+void compare_n(Cmp op, bool* o, const T* p, const T* q, std::int64_t n, OneElement which);
 // isnan, isinf, isfinite (integers: false, false, true), signbit (the sign bit of a float,
 // NaN's and -0's included; integers: v < 0), logical_not (v == 0).
 enum class Pred : std::uint8_t { isnan, isinf, isfinite, signbit, logical_not };
@@ -54,14 +57,14 @@ bool exact_fast(Exact op);
 template <class T>
 void exact_n(Exact op, T* o, const T* x, std::int64_t n);
 
-// The four arithmetic functions and maximum/minimum over contiguous operands, modes as
+// The four arithmetic functions and maximum/minimum over contiguous operands, `which` as
 // floor_divide_n's. float and double: IEEE's one rounding per element, the values LibTorch's
-// and xtensor's kernels give; maximum/minimum give NaN where an operand is NaN, and the second
+// kernels give; maximum/minimum give NaN where an operand is NaN, and the second
 // operand where the two compare equal (NumPy's rule; -0 and +0 meet in no other way). The integer types of 8 to 64 bits: add, subtract
 // and multiply wrap around (two's complement, as LibTorch's kernels do), maximum and minimum;
 // divide is float only. `o` must not overlap the operands.
 enum class Arith : std::uint8_t { add, subtract, multiply, divide, maximum, minimum };
 template <class T>
-void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, int mode);
+void arith_n(Arith op, T* o, const T* p, const T* q, std::int64_t n, OneElement which);
 
 }  // namespace ivy::cpu::npy

@@ -1,7 +1,7 @@
-// Reductions of one contiguous row, of ivy's own: the xtensor backend's all/any/argmax/argmin
-// kernels run them on every row of a reduction, the torch backend's direct path on a whole
-// contiguous CPU tensor (LibTorch's take 2-3 passes and dispatcher calls: all/any as
-// eq + sum + eq). Templates compiled where they are used; the float32/float64 argmax/argmin
+// Reductions of one contiguous row, of ivy's own: the xtensor backend's max/min, all/any,
+// argmax/argmin and float32/float64 sum/mean kernels run them on every row of a reduction,
+// the torch backend's direct path on a whole contiguous CPU tensor, or its rows for sums and
+// means (LibTorch's take 2-3 passes and dispatcher calls: all/any as eq + sum + eq). Templates compiled where they are used; the float32/float64 argmax/argmin
 // and max/min in row_kernels.cpp.
 #pragma once
 

@@ -415,23 +415,24 @@ IVY_VM float pow_positive(float xf, float yf) {
 IVY_VM bool pow_other(float x, float y) {  // the cases left to libm
   return !(x > 0.f && x < std::numeric_limits<float>::infinity() && std::fabs(y) < std::numeric_limits<float>::infinity());
 }
-IVY_VM std::uint32_t pow_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
-  return cpu::loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+IVY_VM std::uint32_t pow_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  return cpu::loops::each2<std::uint32_t>(o, p, q, n, which, [](float a, float b, std::uint32_t& flag) {
     flag |= static_cast<std::uint32_t>(pow_other(a, b));
     return pow_positive(a, b);
   });
 }
 // The AVX2 and AVX-512 builds of a binary loop (name##_avx2, name##_avx512: the same source
 // under each target), and the widest one the CPU runs.
-using BinaryLoop = std::uint32_t (*)(float*, const float*, const float*, std::int64_t, int);
+using BinaryLoop = std::uint32_t (*)(float*, const float*, const float*, std::int64_t, OneElement);
 #if IVY_AVX2
-#define IVY_VM_BINARY_BUILDS(name)                                                                                   \
-  IVY_AVX2_FN std::uint32_t name##_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) { \
-    return name(o, p, q, n, mode);                                                                                   \
-  }                                                                                                                  \
-  IVY_AVX512_FN std::uint32_t name##_avx512(float* __restrict o, const float* p, const float* q, std::int64_t n,      \
-                                            int mode) {                                                              \
-    return name(o, p, q, n, mode);                                                                                   \
+#define IVY_VM_BINARY_BUILDS(name)                                                                               \
+  IVY_AVX2_FN std::uint32_t name##_avx2(float* __restrict o, const float* p, const float* q, std::int64_t n,     \
+                                        OneElement which) {                                                      \
+    return name(o, p, q, n, which);                                                                              \
+  }                                                                                                              \
+  IVY_AVX512_FN std::uint32_t name##_avx512(float* __restrict o, const float* p, const float* q, std::int64_t n, \
+                                            OneElement which) {                                                  \
+    return name(o, p, q, n, which);                                                                              \
   }
 #define IVY_VM_BINARY_BEST(name) best_binary(name, name##_avx2, name##_avx512)
 BinaryLoop best_binary(BinaryLoop base, BinaryLoop avx2, BinaryLoop avx512) {
@@ -456,8 +457,9 @@ IVY_VM float logaddexp_one(float af, float bf) {
   const double v = (a < b ? b : a) + ((k * kLn2 + lm) + (y - (u - 1.0)) / u);
   return static_cast<float>(d != d ? (a == b ? a : kNaN) : v);
 }
-IVY_VM std::uint32_t logaddexp_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
-  return cpu::loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t&) { return logaddexp_one(a, b); });
+IVY_VM std::uint32_t logaddexp_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  return cpu::loops::each2<std::uint32_t>(o, p, q, n, which,
+                                          [](float a, float b, std::uint32_t&) { return logaddexp_one(a, b); });
 }
 IVY_VM_BINARY_BUILDS(logaddexp_loop)
 // hypot: sqrt(a^2 + b^2) in float64 (the squares exact, no overflow or underflow there),
@@ -467,8 +469,9 @@ IVY_VM float hypot_one(float af, float bf) {
   const double r = std::sqrt(a * a + b * b);
   return static_cast<float>(std::fabs(a) == kInf || std::fabs(b) == kInf ? kInf : r);
 }
-IVY_VM std::uint32_t hypot_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
-  return cpu::loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t&) { return hypot_one(a, b); });
+IVY_VM std::uint32_t hypot_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  return cpu::loops::each2<std::uint32_t>(o, p, q, n, which,
+                                          [](float a, float b, std::uint32_t&) { return hypot_one(a, b); });
 }
 IVY_VM_BINARY_BUILDS(hypot_loop)
 // atan2(y, x) for finite nonzero y and x: atan(y / x) in float64 (the quotient to 2^-53
@@ -484,8 +487,8 @@ IVY_VM float atan2_finite(float yf, float xf) {
   const double r = atan_d(y / x);
   return static_cast<float>(x < 0.0 ? r + (y < 0.0 ? -kPi : kPi) : r);
 }
-IVY_VM std::uint32_t atan2_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, int mode) {
-  return cpu::loops::each2<std::uint32_t>(o, p, q, n, mode, [](float a, float b, std::uint32_t& flag) {
+IVY_VM std::uint32_t atan2_loop(float* __restrict o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  return cpu::loops::each2<std::uint32_t>(o, p, q, n, which, [](float a, float b, std::uint32_t& flag) {
     flag |= static_cast<std::uint32_t>(atan2_other(a, b));
     return atan2_finite(a, b);
   });
@@ -496,26 +499,26 @@ IVY_VM_BINARY_BUILDS(atan2_loop)
 
 }  // namespace
 
-void logaddexp_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  IVY_VM_BINARY_BEST(logaddexp_loop)(o, p, q, n, mode);
+void logaddexp_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  IVY_VM_BINARY_BEST(logaddexp_loop)(o, p, q, n, which);
 }
 
-void hypot_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  IVY_VM_BINARY_BEST(hypot_loop)(o, p, q, n, mode);
+void hypot_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  IVY_VM_BINARY_BEST(hypot_loop)(o, p, q, n, which);
 }
 
-void atan2_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  if (!IVY_VM_BINARY_BEST(atan2_loop)(o, p, q, n, mode)) return;
+void atan2_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  if (!IVY_VM_BINARY_BEST(atan2_loop)(o, p, q, n, which)) return;
   for (std::int64_t i = 0; i < n; ++i) {  // zeros, infinities, NaN
-    const float y = p[mode == 2 ? 0 : i], x = q[mode == 1 ? 0 : i];
+    const float y = p[which == OneElement::first ? 0 : i], x = q[which == OneElement::second ? 0 : i];
     if (atan2_other(y, x)) o[i] = static_cast<float>(std::atan2(static_cast<double>(y), static_cast<double>(x)));
   }
 }
 
-void pow_n(float* o, const float* p, const float* q, std::int64_t n, int mode) {
-  if (!IVY_VM_BINARY_BEST(pow_loop)(o, p, q, n, mode)) return;
+void pow_n(float* o, const float* p, const float* q, std::int64_t n, OneElement which) {
+  if (!IVY_VM_BINARY_BEST(pow_loop)(o, p, q, n, which)) return;
   for (std::int64_t i = 0; i < n; ++i) {  // the cases left to libm
-    const float a = p[mode == 2 ? 0 : i], b = q[mode == 1 ? 0 : i];
+    const float a = p[which == OneElement::first ? 0 : i], b = q[which == OneElement::second ? 0 : i];
     if (pow_other(a, b)) o[i] = std::pow(a, b);
   }
 }

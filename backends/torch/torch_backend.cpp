@@ -1,7 +1,42 @@
-// The torch backend: ivy's kernels over LibTorch's at::Tensor. This file holds the host
-// services (copies to and from host memory, zero-copy exchange, seeding, devices), the kernel
-// table filled from ops.def, the registration, and ivy::torch::wrap/unwrap; the kernels are
-// in the files of their category (torch_common.hpp lists them).
+// The torch backend: ivy's kernels over LibTorch's at::Tensor (CPU, and CUDA where LibTorch
+// was built with it). What computes what:
+// - storage: one at::Tensor per array (TorchImpl, torch_common.hpp) of the dtype's storage
+//   type (uint16/uint32 widened to int32/int64, uint64 as int64 bits); CPU buffers come from
+//   ivy's caching allocator, which keeps freed buffers above 1 MiB for reuse, unless
+//   IVY_TORCH_CACHING_ALLOCATOR=0 (torch_allocator.cpp).
+// - path: LibTorch's functions through its dispatcher where an input takes part in LibTorch's
+//   autograd, below the autograd layer otherwise, and on plain dense CPU tensors (the direct
+//   path) LibTorch's exported CPU kernels called straight (Path, torch_common.hpp).
+// - elementwise: LibTorch's functions, with ivy's checks and fixes where their values differ
+//   from NumPy's (ns_ops.inc); on the direct path ivy's loops where the operands qualify
+//   (backends/cpu: npy_kernels for arithmetic, comparisons, predicates, floor_divide,
+//   remainder, copysign and shifts; vec_math for float32 pow, hypot, log1p and some
+//   transcendental functions) and complex special values from complex_special.hpp; uint64
+//   ordering through LibTorch on order-mapped bits, its division, shifts and pow through
+//   loops of ivy's (torch_elementwise.cpp).
+// - reductions: LibTorch's sum, prod, mean, amax/amin, cumsum, cumprod (var and std from its
+//   mean and sum); on the direct path ivy's row loops (backends/cpu/row_kernels) for
+//   whole-tensor max, min, argmax, argmin, all and any, and float sums and means over
+//   trailing axes (torch_reductions.cpp).
+// - linear algebra: LibTorch's matmul/mm and linalg functions (its CPU linear algebra calls
+//   LAPACK); on the direct path the CPU kernels under the linalg composites, and LAPACK
+//   called directly for eig, eigvals and qr (torch_linalg.cpp, torch_lapack.cpp).
+// - fft: LibTorch's fft_fftn, fft_ifftn, fft_rfftn and fft_irfftn (torch_fft.cpp).
+// - convolution and pooling: LibTorch's convolution, convolution_backward and
+//   max_pool*_with_indices, unequal padding applied beforehand (torch_nn.cpp).
+// - random: LibTorch's default CPU generator (at::rand and at::randn in float64,
+//   at::randint), scaled by LibTorch's operators or, on the direct path, by one loop of ivy's
+//   (torch_creation.cpp).
+// - sort, search, sets: LibTorch's sort, searchsorted, _unique2, isin and where (complex and
+//   half unique by a stable sort of ivy's); on the direct path ivy's radix and short-row
+//   sorts, searchsorted, unique, isin and select loop (backends/cpu/sort_kernels.hpp,
+//   cpu_loops.hpp; torch_sort_set.cpp).
+// - creation, manipulation, indexing: LibTorch's functions; on the direct path ivy's fill,
+//   arange/linspace, eye, flip, roll and concat loops.
+// This file holds the host services (copies to and from host memory, zero-copy exchange,
+// seeding, devices), the kernel table filled from ops.def, the registration, and
+// ivy::torch::wrap/unwrap; the kernels are in the files of their category (torch_common.hpp
+// lists them).
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cstring>

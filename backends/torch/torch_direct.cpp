@@ -157,24 +157,25 @@ bool shift_counts_out_of_range(const at::Tensor& c, std::int64_t bits) {
   return true;
 }
 
-int loop_mode(const at::Tensor& a, const at::Tensor& b) {
+using cpu::loops::OneElement;
+std::optional<OneElement> loop_operands(const at::Tensor& a, const at::Tensor& b) {
   if (b.scalar_type() != a.scalar_type() || !a.device().is_cpu() || !b.device().is_cpu() || !a.is_contiguous() ||
       !b.is_contiguous() || a.is_neg() || b.is_neg())
-    return -1;
-  if (a.sizes() == b.sizes()) return 0;
-  if (b.numel() == 1 && b.dim() <= a.dim()) return 1;
-  if (a.numel() == 1 && a.dim() <= b.dim()) return 2;
-  return -1;
+    return std::nullopt;
+  if (a.sizes() == b.sizes()) return OneElement::neither;
+  if (b.numel() == 1 && b.dim() <= a.dim()) return OneElement::second;
+  if (a.numel() == 1 && a.dim() <= b.dim()) return OneElement::first;
+  return std::nullopt;
 }
 at::Tensor compare_loop(cpu::npy::Cmp op, const at::Tensor& a, const at::Tensor& b) {
-  const int mode = loop_mode(a, b);
-  if (mode < 0) return {};
-  const at::Tensor& full = mode == 2 ? b : a;
+  const std::optional<OneElement> which = loop_operands(a, b);
+  if (!which) return {};
+  const at::Tensor& full = *which == OneElement::first ? b : a;
   at::Tensor r;
   const bool ok = visit_bool_loop_types(a.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     r = ::at::cpu::empty(full.sizes(), full.options().dtype(at::kBool));
-    cpu::npy::compare_n(op, r.data_ptr<bool>(), a.data_ptr<T>(), b.data_ptr<T>(), r.numel(), mode);
+    cpu::npy::compare_n(op, r.data_ptr<bool>(), a.data_ptr<T>(), b.data_ptr<T>(), r.numel(), *which);
   });
   return ok ? r : at::Tensor();
 }
@@ -199,14 +200,14 @@ at::Tensor exact_loop(cpu::npy::Exact op, const at::Tensor& x) {
   return r;
 }
 at::Tensor arithmetic_loop(cpu::npy::Arith op, const at::Tensor& a, const at::Tensor& b) {
-  const int mode = loop_mode(a, b);
-  if (mode < 0 || (op == cpu::npy::Arith::divide && !a.is_floating_point())) return {};
-  const at::Tensor& full = mode == 2 ? b : a;
+  const std::optional<OneElement> which = loop_operands(a, b);
+  if (!which || (op == cpu::npy::Arith::divide && !a.is_floating_point())) return {};
+  const at::Tensor& full = *which == OneElement::first ? b : a;
   at::Tensor r;
   visit_real_loop_types(a.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     r = ::at::cpu::empty(full.sizes(), full.options());
-    cpu::npy::arith_n(op, r.data_ptr<T>(), a.data_ptr<T>(), b.data_ptr<T>(), r.numel(), mode);
+    cpu::npy::arith_n(op, r.data_ptr<T>(), a.data_ptr<T>(), b.data_ptr<T>(), r.numel(), *which);
   });
   return r;
 }
@@ -214,9 +215,10 @@ at::Tensor numpy_loop(NumpyOp op, const at::Tensor& a, const at::Tensor& b) {
   const auto ty = a.scalar_type();
   if (op == NumpyOp::pow && (ty != at::kFloat || !cpu::isa::kAvx512)) return {};
   if (op == NumpyOp::hypot && (ty != at::kFloat || !cpu::isa::kAvx2)) return {};
-  const int mode = loop_mode(a, b);
-  if (mode < 0) return {};
-  const at::Tensor& full = mode == 2 ? b : a;
+  const std::optional<OneElement> found = loop_operands(a, b);
+  if (!found) return {};
+  const OneElement which = *found;
+  const at::Tensor& full = which == OneElement::first ? b : a;
   auto run = [&](auto tag) {
     using T = decltype(tag);
     at::Tensor r = ::at::cpu::empty(full.sizes(), full.options());
@@ -225,16 +227,16 @@ at::Tensor numpy_loop(NumpyOp op, const at::Tensor& a, const at::Tensor& b) {
     const T* q = b.data_ptr<T>();
     const std::int64_t n = r.numel();
     if constexpr (std::is_floating_point_v<T>) {
-      if (op == NumpyOp::floor_divide) cpu::npy::floor_divide_n(o, p, q, n, mode);
-      else if (op == NumpyOp::remainder) cpu::npy::remainder_n(o, p, q, n, mode);
-      else if (op == NumpyOp::copysign) cpu::npy::copysign_n(o, p, q, n, mode);
+      if (op == NumpyOp::floor_divide) cpu::npy::floor_divide_n(o, p, q, n, which);
+      else if (op == NumpyOp::remainder) cpu::npy::remainder_n(o, p, q, n, which);
+      else if (op == NumpyOp::copysign) cpu::npy::copysign_n(o, p, q, n, which);
       else if constexpr (std::is_same_v<T, float>) {
-        if (op == NumpyOp::pow) cpu::vmath::pow_n(o, p, q, n, mode);
-        else cpu::vmath::hypot_n(o, p, q, n, mode);
+        if (op == NumpyOp::pow) cpu::vmath::pow_n(o, p, q, n, which);
+        else cpu::vmath::hypot_n(o, p, q, n, which);
       }
     } else {
-      if (op == NumpyOp::left_shift) cpu::npy::left_shift_n(o, p, q, n, mode);
-      else cpu::npy::right_shift_n(o, p, q, n, mode);
+      if (op == NumpyOp::left_shift) cpu::npy::left_shift_n(o, p, q, n, which);
+      else cpu::npy::right_shift_n(o, p, q, n, which);
     }
     return r;
   };

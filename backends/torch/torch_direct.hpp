@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "cpu_loops.hpp"
@@ -204,10 +205,11 @@ void zero_signs(void* r, const void* b, std::int64_t n, bool scalar_b);
 
 // ---- ivy's loops for the direct path. Each returns an undefined tensor where its operands
 // do not qualify: plain CPU tensors that are contiguous, of one dtype, and either of the same
-// sizes (mode 0) or one of them a single element with no more dimensions than the other
-// (1: b, 2: a), so that the result has the other's sizes.
-// The loops' mode for two operands (above), or -1 where they do not qualify.
-int loop_mode(const at::Tensor& a, const at::Tensor& b);
+// sizes (OneElement::neither) or one of them a single element with no more dimensions than
+// the other (OneElement::second: b, OneElement::first: a), so that the result has the other's
+// sizes.
+// The loops' operands for a and b (above), or nothing where they do not qualify.
+std::optional<cpu::loops::OneElement> loop_operands(const at::Tensor& a, const at::Tensor& b);
 // Comparisons and the logical functions: one vectorized pass into a bool tensor, where
 // LibTorch's kernels go through a TensorIterator that casts to bool.
 at::Tensor compare_loop(cpu::npy::Cmp op, const at::Tensor& a, const at::Tensor& b);

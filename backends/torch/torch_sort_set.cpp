@@ -37,8 +37,11 @@ at::Tensor select_loop(const at::Tensor& c, const at::Tensor& x1, const at::Tens
   if (c.scalar_type() != at::kBool || x1.scalar_type() != x2.scalar_type() || !plain(c, false) || !plain(x1, true) ||
       !plain(x2, true))
     return {};
-  const int mode = x1.dim() == 0 && c.dim() != 0 ? 1 : x2.dim() == 0 && c.dim() != 0 ? 2 : 0;
-  if (mode == 1 && x2.dim() == 0) return {};  // both 0-d: LibTorch's broadcast
+  using cpu::loops::OneElement;
+  const OneElement which = x1.dim() == 0 && c.dim() != 0   ? OneElement::first
+                           : x2.dim() == 0 && c.dim() != 0 ? OneElement::second
+                                                           : OneElement::neither;
+  if (which == OneElement::first && x2.dim() == 0) return {};  // both 0-d: LibTorch's broadcast
   at::Tensor r = ::at::cpu::empty(c.sizes(), x1.options());
   const auto* cp = static_cast<const unsigned char*>(c.data_ptr());
   const std::int64_t n = r.numel();
@@ -46,9 +49,9 @@ at::Tensor select_loop(const at::Tensor& c, const at::Tensor& x1, const at::Tens
     using E = decltype(e);
     auto* o = static_cast<E*>(r.data_ptr());
     const auto *p = static_cast<const E*>(x1.data_ptr()), *q = static_cast<const E*>(x2.data_ptr());
-    if (mode == 1) cpu::loops::select_best<E, 1>(o, cp, p, q, n);
-    else if (mode == 2) cpu::loops::select_best<E, 2>(o, cp, p, q, n);
-    else cpu::loops::select_best<E, 0>(o, cp, p, q, n);
+    if (which == OneElement::first) cpu::loops::select_best<E, OneElement::first>(o, cp, p, q, n);
+    else if (which == OneElement::second) cpu::loops::select_best<E, OneElement::second>(o, cp, p, q, n);
+    else cpu::loops::select_best<E, OneElement::neither>(o, cp, p, q, n);
   };
   switch (x1.element_size()) {
     case 1: run(std::uint8_t{}); break;

@@ -1,4 +1,26 @@
-// xtensor backend: storage, layout helpers, host services and the kernel table.
+// The xtensor backend: ivy's CPU backend over buffers of its own. Despite the name, xtensor
+// computes little of it; what computes what:
+// - storage: one contiguous row-major buffer per array, allocated here (alloc: in one block
+//   with the array's handle, 64-byte aligned, freed blocks recycled per thread by size) or
+//   wrapped from another backend or the host (wrap, kept alive by its owner); xtensor only
+//   adapts views over it (xt_common.hpp). No float16/bfloat16.
+// - elementwise: ivy's loops (backends/cpu: cpu_loops, vec_math, npy_kernels) over a scalar
+//   functor of <cmath>/<complex> or of ivy's; binary operands that broadcast other than by
+//   contiguous blocks through xtensor's broadcasting assignment (xt_elementwise.cpp).
+// - reductions: ivy's loops (backends/cpu/row_kernels, xt_reductions.cpp); xtensor's reducers
+//   for sum, prod and mean over some of the axes.
+// - linear algebra: Eigen (matmul's products, LLT, PartialPivLU, the eigensolvers, JacobiSVD,
+//   HouseholderQR; xt_linalg.cpp).
+// - fft: Eigen's FFT module (kissfft), one axis at a time (xt_fft.cpp).
+// - convolutions: oneDNN for float32 where the build has it, else im2col and Eigen's GEMM;
+//   max_pool: ivy's loop (xt_nn.cpp).
+// - random: std::mt19937_64 (one per backend, seeded by seed_rng) with ivy's uniform and
+//   ziggurat normal draws; randint through std::uniform_int_distribution (xt_creation.cpp).
+// - sort, search, sets: ivy's radix sort for long rows (backends/cpu/sort_kernels.hpp),
+//   insertion sort or std::stable_sort for short ones; ivy's searchsorted, isin, where
+//   (xt_search_sort_set.cpp).
+// - creation, manipulation, indexing: ivy's fills, strided copies and memcpy.
+// This file: storage, layout helpers, dtype conversion, host services and the kernel table.
 #include <mutex>
 #include <random>
 
@@ -18,9 +40,10 @@ namespace {
 // (a cache line; the AVX2 loops are slower on data off a 32-byte boundary).
 // Results of at most kSmallData bytes (one-element and other small results) take blocks of
 // one size from a per-thread free list (backends/cpu/handle_cache.hpp): a pointer pop and
-// push instead of malloc and free. Larger results, up to 1 MiB a block, take blocks of their size
-// class from another per-thread list (cpu::handles::blocks). The control block keeps this
-// allocator, so `extra` tells deallocate which way the block came and its size.
+// push instead of malloc and free. Larger results take blocks of their size class from other
+// per-thread lists (cpu::handles::blocks up to 1 MiB a block, cpu::handles::large above). The
+// control block keeps this allocator, so `extra` tells deallocate which way the block came
+// and its size.
 template <class U>
 struct XtSmallResults;  // the free list's tag (one block size per U)
 constexpr std::size_t kAlign = 64, kSmallData = 64;

@@ -1,8 +1,13 @@
 // Internal to the xtensor backend: array storage, dtype visiting, helpers, and the
 // declaration of every primitive's kernel.
-// Arrays are contiguous row-major buffers (shared, so reshape and cross-backend exchange
-// are zero-copy); kernels see them as xtensor adaptors (xt::adapt) and compute with
-// xtensor expressions, Eigen for linear algebra and Eigen's FFT module for fft.
+// Arrays are contiguous row-major buffers that the backend allocates itself (alloc,
+// xt_backend.cpp) or wraps (a foreign buffer kept alive by `owner`), shared between handles,
+// so reshape and cross-backend exchange are zero-copy; no xtensor container holds them.
+// Kernels read and write them through plain pointers (ptr<T>) with ivy's loops
+// (backends/cpu and the kernel files), Eigen maps for linear algebra, Eigen's FFT module for
+// fft and oneDNN for float32 convolutions; xtensor adaptors over them (view<T>, eval) serve
+// the two things xtensor computes: binary elementwise functions of operands that broadcast,
+// and some sums, products and means over axes (xt_backend.cpp lists what runs where).
 #pragma once
 
 #include <complex>

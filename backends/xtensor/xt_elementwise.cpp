@@ -1,12 +1,19 @@
 // xtensor backend: the elementwise functions, and astype. Each function is one scalar
-// functor (the C++ math functions xtensor's own xt:: functions apply, or our NumPy-exact
-// helpers); broadcasting operands are evaluated as xtensor lambda xfunctions, contiguous ones
-// with a plain loop.
+// functor (a <cmath>/<complex> function, or one of ivy's NumPy-exact helpers below), run by
+// ivy's contiguous loops (backends/cpu/cpu_loops.hpp) over operands of the result's shape or
+// of one element, and for most binary functions block by block over broadcasts that split
+// into contiguous blocks (blocked2). On full or one-element operands some functions have
+// dedicated kernels of ivy's instead: float32 transcendental functions, pow, atan2, hypot
+// and logaddexp (backends/cpu/vec_math.hpp), float floor_divide and remainder, shifts and
+// float maximum/minimum (backends/cpu/npy_kernels.hpp). Only binary operands that broadcast
+// in another way go through xtensor: the functor as a lambda xfunction over xt::adapt views,
+// assigned with xtensor's broadcasting (eval, xt_common.hpp).
 #include <algorithm>
 #include <memory>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <type_traits>
 
 #include <xtensor/xmath.hpp>
@@ -22,15 +29,15 @@
 namespace ivy::xtensor_backend {
 namespace {
 
-// Contiguous inputs of the result's shape (and one-element operands of binary functions)
-// are evaluated with a plain loop over the same scalar functor the xtensor expression
-// would apply (backends/cpu/cpu_loops.hpp): for rank-1 contiguous data that is the loop
-// xtensor's assignment compiles to, without building the expression and its adaptors on
-// every call (the per-call cost that dominates small arrays). Everything that broadcasts
-// goes through xtensor. Each loop is compiled for the build's ISA and, on x86-64, for AVX2
-// (cpu::isa::kAvx2, backends/cpu/cpu_isa.hpp).
+// Inputs of the result's shape (and one-element operands of binary functions) run ivy's
+// loops over the scalar functor (backends/cpu/cpu_loops.hpp), with no expression or adaptor
+// built per call. Real dtypes take the *_best loops, compiled for the build's ISA and, on
+// x86-64, for AVX2 (cpu::isa::kAvx2, backends/cpu/cpu_isa.hpp), the same bits either way;
+// complex dtypes the baseline loop. Binary operands that broadcast take blocked2 where their
+// shapes allow (BINARY_FN_AS), else xtensor (loop_operands).
 using cpu::loops::each1;
 using cpu::loops::each2;
+using cpu::loops::OneElement;
 template <class U, class T, class F>
 Array loop1(const Shape& s, DType d, const Array& x, F f) {
   Array out = alloc(s, d);
@@ -38,15 +45,16 @@ Array loop1(const Shape& s, DType d, const Array& x, F f) {
   else each1(ptr<U>(out), ptr<T>(x), out.size(), f);
   return out;
 }
-// f(a, b) -> U. Wide: f is a select on a compare (cpu::loops::each2_best).
+// f(a, b) -> U, operands as `which` says. Wide: f is a select on a compare
+// (cpu::loops::each2_best).
 template <class U, class T, bool Wide = false, class F>
-Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, int mode, F f) {
+Array loop2(const Shape& s, DType d, const Array& x1, const Array& x2, OneElement which, F f) {
   Array out = alloc(s, d);
   auto g = [f](T a, T b, unsigned char&) { return f(a, b); };
   if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
-    cpu::loops::each2_best<unsigned char, Wide>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
+    cpu::loops::each2_best<unsigned char, Wide>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), which, g);
   else
-    each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), mode, g);
+    each2<unsigned char>(ptr<U>(out), ptr<T>(x1), ptr<T>(x2), out.size(), which, g);
   return out;
 }
 // Broadcasting operands whose shapes split into an outer part and an inner block in which
@@ -83,7 +91,7 @@ bool blocked2(const Shape& s, DType d, const Array& x1, const Array& x2, F f, Ar
   // other's values are expanded chunk by chunk into a buffer, then one contiguous loop
   const bool full1 = x1.shape() == s, full2 = x2.shape() == s;
   if (k == r || inner == 0 || (inner < 16 && !full1 && !full2)) return false;
-  const int mode = whole1 && whole2 ? 0 : whole1 ? 1 : 2;
+  const OneElement which = whole1 && whole2 ? OneElement::neither : whole1 ? OneElement::second : OneElement::first;
   // outer strides of each operand in elements (0 along its broadcast dims)
   std::int64_t st1[kMaxRank], st2[kMaxRank];
   std::int64_t a1 = whole1 ? inner : 1, a2 = whole2 ? inner : 1;
@@ -128,28 +136,30 @@ bool blocked2(const Shape& s, DType d, const Array& x1, const Array& x2, F f, Ar
       const T* a = full1 ? b1 + at : buf.get();
       const T* b = full1 ? buf.get() : b2 + at;
       if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
-        cpu::loops::each2_best<unsigned char, Wide>(o + at, a, b, n, 0, g);
+        cpu::loops::each2_best<unsigned char, Wide>(o + at, a, b, n, OneElement::neither, g);
       else
-        each2<unsigned char>(o + at, a, b, n, 0, g);
+        each2<unsigned char>(o + at, a, b, n, OneElement::neither, g);
     }
     return true;
   }
   for (std::int64_t blk = 0; blk < blocks; ++blk) {
     if constexpr (!is_cplx_v<T> && !is_cplx_v<U>)
-      cpu::loops::each2_best<unsigned char, Wide>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
+      cpu::loops::each2_best<unsigned char, Wide>(o + blk * inner, b1 + off1, b2 + off2, inner, which, g);
     else
-      each2<unsigned char>(o + blk * inner, b1 + off1, b2 + off2, inner, mode, g);
+      each2<unsigned char>(o + blk * inner, b1 + off1, b2 + off2, inner, which, g);
     step();
   }
   return true;
 }
-// Which loop a binary function can use (-1: broadcasting, take xtensor's path).
-inline int loop_mode(const Array& x1, const Array& x2, const Shape& s) {
+// The operands of loop2 for a binary function with result shape s: both of that shape, or
+// one of them a single element; nothing when they broadcast otherwise (then blocked2, else
+// xtensor's broadcasting assignment).
+inline std::optional<OneElement> loop_operands(const Array& x1, const Array& x2, const Shape& s) {
   const bool f1 = x1.shape() == s, f2 = x2.shape() == s;
-  if (f1 && f2) return 0;
-  if (f1 && x2.size() == 1) return 1;
-  if (f2 && x1.size() == 1) return 2;
-  return -1;
+  if (f1 && f2) return OneElement::neither;
+  if (f1 && x2.size() == 1) return OneElement::second;
+  if (f2 && x1.size() == 1) return OneElement::first;
+  return std::nullopt;
 }
 // float32 through one of ivy's vectorized functions (vec_math.hpp): f(o, x, n) on the input
 // cast to float32 into a fresh result; false (nothing done) for other result dtypes.
@@ -382,7 +392,8 @@ template <class T> using bool_t = bool;
     }                                                                                             \
   })
 
-// ---- unary: float functions via xtensor's own math functions (after casting ints).
+// ---- unary: float functions of <cmath>/<complex> (libm) in loop1, on the input cast to the
+// floating result dtype.
 #define UNARY_XT(name, xtfn)                                                                     \
   XT_KERNEL(name) {                                                                              \
     DType d = spec[0].dtype;                                                                     \
@@ -394,8 +405,8 @@ template <class T> using bool_t = bool;
     });                                                                                          \
   }
 // float32 through ivy's functions computed in float64 (vec_math.hpp: correctly rounded but
-// within ~1e-13 of a boundary, vectorized, in place of the libm calls of xtensor's loop);
-// other dtypes through libm.
+// within ~1e-13 of a boundary, vectorized, in place of libm's float32 function per element);
+// other dtypes through libm in loop1.
 #define UNARY_XT_VM(name, xtfn)                                                                  \
   XT_KERNEL(name) {                                                                              \
     if (f32_vm(in[0], spec[0], out[0], [](float* o, const float* x, std::int64_t n) {              \
@@ -446,7 +457,8 @@ XT_KERNEL(tanh) {
   });
 }
 
-// ---- unary via lambda xfunctions. OUT(T) is the output C++ type, CD the compute dtype.
+// ---- unary: EXPR of the element v in loop1 (ivy's loop). OUT(T) is the output C++ type,
+// CD the compute dtype.
 // IDENT: when true for the input, the function maps every value to itself in the same dtype
 // (real, conj and positive of real numbers; ceil, floor, trunc and round of integers): the
 // result is a new handle on the input's buffer, as LibTorch returns `self` for real and conj
@@ -486,8 +498,8 @@ XT_KERNEL(tanh) {
     });                                                                                            \
   }
 UNARY_FN_VM(expm1)  // float32: vec_math.hpp, as UNARY_XT_VM
-// float32 log1p: ivy's vectorized one (vec_math.hpp; xtensor's loop calls libm's log1pf per
-// element); other dtypes through libm.
+// float32 log1p: ivy's vectorized one (vec_math.hpp, in place of libm's log1pf per element);
+// other dtypes through libm in loop1.
 XT_KERNEL(log1p) {
   if (f32_vm(in[0], spec[0], out[0], cpu::vmath::log1p_n)) return;
   const As xa(in[0], spec[0].dtype);
@@ -517,7 +529,9 @@ UNARY_FN(sign, visit, D_IN, not_bool_v<T>, same_t, s_sign(v))
 UNARY_FN(signbit, visit, D_IN, real_v<T>, bool_t, s_signbit(v))
 UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
 
-// ---- binary (xtensor broadcasting). CD: compute dtype; inputs are cast to it.
+// ---- binary: loop2 on full or one-element operands, blocked2 on broadcasts that split into
+// contiguous blocks, else xtensor's broadcasting assignment of a lambda xfunction over the
+// operands' views. CD: compute dtype; inputs are cast to it.
 // BINARY_FN_SEL: EXPR is a select on a compare (the Wide loop of loop2).
 #define BINARY_FN(name, VIS, CD, COND, OUT, EXPR) BINARY_FN_AS(name, #name, VIS, CD, COND, OUT, EXPR, false)
 #define BINARY_FN_SEL(name, VIS, CD, COND, OUT, EXPR) BINARY_FN_AS(name, #name, VIS, CD, COND, OUT, EXPR, true)
@@ -529,9 +543,9 @@ UNARY_FN(square, visit, D_IN, not_bool_v<T>, same_t, v * v)
     VISIT_IF(VIS, cd, COND, label, {                                                                \
       using U = OUT<T>;                                                                             \
       auto f = [](T a, T b) -> U { return static_cast<U>(EXPR); };                                  \
-      int mode = loop_mode(x1, x2, spec[0].shape);                                                  \
-      if (mode >= 0)                                                                                \
-        out[0] = loop2<U, T, WIDE>(spec[0].shape, spec[0].dtype, x1, x2, mode, f);                  \
+      const auto which = loop_operands(x1, x2, spec[0].shape);                                      \
+      if (which)                                                                                    \
+        out[0] = loop2<U, T, WIDE>(spec[0].shape, spec[0].dtype, x1, x2, *which, f);                \
       else if (!blocked2<U, T, WIDE>(spec[0].shape, spec[0].dtype, x1, x2, f, out[0]))              \
         out[0] = eval<U>(spec[0].shape, spec[0].dtype,                                              \
                          xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));        \
@@ -554,10 +568,11 @@ BINARY_FN(copysign, visit_float, D_OUT, real_v<T>, same_t, std::copysign(a, b))
     const DType cd = spec[0].dtype;                                                                \
     if (cd == DType::float32) {                                                                    \
       const As a1(in[0], cd), a2(in[1], cd);                                                       \
-      const int mode = loop_mode(*a1, *a2, spec[0].shape);                                         \
-      if (mode >= 0) {                                                                             \
+      const auto which = loop_operands(*a1, *a2, spec[0].shape);                                   \
+      if (which) {                                                                                 \
         out[0] = alloc(spec[0].shape, cd);                                                         \
-        cpu::vmath::name##_n(ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2), out[0].size(), mode); \
+        cpu::vmath::name##_n(ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2), out[0].size(),  \
+                             *which);                                                              \
         return;                                                                                    \
       }                                                                                            \
     }                                                                                              \
@@ -571,9 +586,10 @@ BINARY_FN(nextafter, visit_float, D_OUT, real_v<T>, same_t, std::nextafter(a, b)
 BINARY_FN(bitwise_and, visit, D_OUT, int_or_bool_v<T>, same_t, a & b)
 BINARY_FN(bitwise_or, visit, D_OUT, int_or_bool_v<T>, same_t, a | b)
 BINARY_FN(bitwise_xor, visit, D_OUT, int_or_bool_v<T>, same_t, a ^ b)
-// Shifts and floor_divide/remainder of contiguous operands: NumPy's definitions in
-// backends/cpu/npy_kernels.cpp (shared with the torch backend); broadcasting ones through
-// xtensor with the scalar definitions.
+// Shifts and floor_divide/remainder of full or one-element operands: NumPy's definitions in
+// backends/cpu/npy_kernels.cpp (shared with the torch backend; integer floor_divide and
+// remainder with the scalar definitions in loop2); operands that broadcast through xtensor
+// with the scalar definitions.
 namespace {
 template <bool Left>
 void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array* out) {
@@ -581,11 +597,11 @@ void shift_kernel(const char* name, const Array* in, const OutSpec* spec, Array*
   const As a1(in[0], cd), a2(in[1], cd);
   const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, is_int_v<T>, name, {
-    const int mode = loop_mode(x1, x2, spec[0].shape);
-    if (mode >= 0) {
+    const auto which = loop_operands(x1, x2, spec[0].shape);
+    if (which) {
       out[0] = alloc(spec[0].shape, cd);
-      if constexpr (Left) cpu::npy::left_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
-      else cpu::npy::right_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+      if constexpr (Left) cpu::npy::left_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), *which);
+      else cpu::npy::right_shift_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), *which);
     } else {
       auto defined = [](T a, T b) -> T { return Left ? cpu::npy::left_shift(a, b) : cpu::npy::right_shift(a, b); };
       out[0] = eval<T>(spec[0].shape, cd, xt::make_lambda_xfunction(std::move(defined), view<T>(x1), view<T>(x2)));
@@ -603,17 +619,17 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
   const Array &x1 = *a1, &x2 = *a2;
   VISIT_IF(visit, cd, real_v<T>, name, {
     auto exact = [](T a, T b) -> T { return Rem ? s_remainder_fast(a, b) : s_floordiv_fast(a, b); };
-    const int mode = loop_mode(x1, x2, spec[0].shape);
+    const auto which = loop_operands(x1, x2, spec[0].shape);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      if (mode >= 0) {
+      if (which) {
         out[0] = alloc(spec[0].shape, cd);
-        if constexpr (Rem) cpu::npy::remainder_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
-        else cpu::npy::floor_divide_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), mode);
+        if constexpr (Rem) cpu::npy::remainder_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), *which);
+        else cpu::npy::floor_divide_n(ptr<T>(out[0]), ptr<T>(x1), ptr<T>(x2), out[0].size(), *which);
         return;
       }
     }
-    if (mode >= 0)
-      out[0] = loop2<T, T>(spec[0].shape, spec[0].dtype, x1, x2, mode, exact);
+    if (which)
+      out[0] = loop2<T, T>(spec[0].shape, spec[0].dtype, x1, x2, *which, exact);
     else
       out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(exact), view<T>(x1), view<T>(x2)));
   });
@@ -622,21 +638,22 @@ void floordiv_kernel(const char* name, const Array* in, const OutSpec* spec, Arr
 XT_KERNEL(floor_divide) { floordiv_kernel<false>("floor_divide", in, spec, out); }
 XT_KERNEL(remainder) { floordiv_kernel<true>("remainder", in, spec, out); }
 // float32 pow of full or one-element operands: vec_math.hpp (e^(b ln a) in float64 where a is
-// positive, libm's powf elsewhere); the rest as the other binary functions.
+// positive, libm's powf elsewhere); other full or one-element operands in loop2, operands
+// that broadcast through xtensor.
 XT_KERNEL(pow) {
   const DType cd = spec[0].dtype;
   const As a1(in[0], cd), a2(in[1], cd);
   const Array &x1 = *a1, &x2 = *a2;
-  const int mode = loop_mode(x1, x2, spec[0].shape);
-  if (cd == DType::float32 && mode >= 0) {
+  const auto which = loop_operands(x1, x2, spec[0].shape);
+  if (cd == DType::float32 && which) {
     out[0] = alloc(spec[0].shape, cd);
-    cpu::vmath::pow_n(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), mode);
+    cpu::vmath::pow_n(ptr<float>(out[0]), ptr<float>(x1), ptr<float>(x2), out[0].size(), *which);
     return;
   }
   VISIT_IF(visit, cd, any_v<T>, "pow", {
     auto f = [](T a, T b) -> T { return s_pow(a, b); };
-    if (mode >= 0)
-      out[0] = loop2<T, T>(spec[0].shape, spec[0].dtype, x1, x2, mode, f);
+    if (which)
+      out[0] = loop2<T, T>(spec[0].shape, spec[0].dtype, x1, x2, *which, f);
     else
       out[0] = eval<T>(spec[0].shape, spec[0].dtype, xt::make_lambda_xfunction(std::move(f), view<T>(x1), view<T>(x2)));
   });
@@ -652,15 +669,15 @@ BINARY_FN_AS(minimum_rest, "minimum", visit, D_OUT, real_v<T>, same_t, cpu::npy:
     const DType cd = spec[0].dtype;                                                             \
     if (cd == DType::float32 || cd == DType::float64) {                                         \
       const As a1(in[0], cd), a2(in[1], cd);                                                    \
-      const int mode = loop_mode(*a1, *a2, spec[0].shape);                                      \
-      if (mode >= 0) {                                                                          \
+      const auto which = loop_operands(*a1, *a2, spec[0].shape);                                \
+      if (which) {                                                                              \
         out[0] = alloc(spec[0].shape, cd);                                                      \
         if (cd == DType::float32)                                                               \
           cpu::npy::arith_n(cpu::npy::Arith::name, ptr<float>(out[0]), ptr<float>(*a1), ptr<float>(*a2),  \
-                       out[0].size(), mode);                                                    \
+                       out[0].size(), *which);                                                  \
         else                                                                                    \
           cpu::npy::arith_n(cpu::npy::Arith::name, ptr<double>(out[0]), ptr<double>(*a1), ptr<double>(*a2), \
-                       out[0].size(), mode);                                                    \
+                       out[0].size(), *which);                                                  \
         return;                                                                                 \
       }                                                                                         \
     }                                                                                           \

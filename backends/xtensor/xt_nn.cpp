@@ -1,12 +1,16 @@
 // xtensor backend: the neural-network kernels (conv, conv_transpose, conv_weight_grad,
 // max_pool) over channels-first arrays with 1 to 3 spatial axes.
 //
-// Convolutions are im2col + Eigen GEMM per sample and channel group: the input patches of a
-// sample form a [C/groups * K, P] matrix (K taps per kernel, P output positions), and
+// Convolutions of float32 arrays without an empty axis run oneDNN's convolution primitives
+// (forward, backward data, backward weights) on the arrays' buffers, where the build found
+// oneDNN (IVY_HAS_DNNL). The rest (float64, empty arrays, builds without oneDNN) are im2col +
+// Eigen GEMM per sample and channel group: the input patches of a sample form a
+// [C/groups * K, P] matrix (K taps per kernel, P output positions), and
 // out[O/groups, P] = w[O/groups, C/groups * K] * cols. conv_transpose multiplies by w's
 // transpose and scatters the columns back (col2im); conv_weight_grad accumulates gy * cols^T
 // over the batch. A 1x1 kernel with unit strides and no padding uses the input as cols.
 // Every spatial rank runs as rank 3, the missing leading axes of size 1.
+// max_pool is a loop of ivy's over the windows.
 #include <Eigen/Dense>
 #ifdef IVY_HAS_DNNL
 #include <oneapi/dnnl/dnnl.hpp>
@@ -202,19 +206,23 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Geo& g) {
 }
 memory mem(const memory::desc& md, const Array& a) { return memory(md, engine(), raw(a)); }
 
-// which: 0 forward (in: x, w; out: y), 1 adjoint in x (in: gy, w; out: gx), 2 adjoint in w
-// (in: x, gy; out: gw)
-void run(int which, const Array& a0, const Array& a1, Array& out, const Attrs& a) {
-  const Shape& xs = which == 1 ? out.shape() : a0.shape();
-  const Shape& ws = which == 0 ? a1.shape() : which == 1 ? a1.shape() : out.shape();
-  const Shape& ys = which == 0 ? out.shape() : which == 1 ? a0.shape() : a1.shape();
+// The oneDNN primitive run, with its operands (a0, a1) and result (out).
+enum class Pass : std::uint8_t {
+  forward,           // conv: x, w -> y
+  backward_data,     // conv_transpose, the adjoint in x: gy, w -> gx
+  backward_weights,  // conv_weight_grad, the adjoint in w: x, gy -> gw
+};
+void run(Pass pass, const Array& a0, const Array& a1, Array& out, const Attrs& a) {
+  const Shape& xs = pass == Pass::backward_data ? out.shape() : a0.shape();
+  const Shape& ws = pass == Pass::backward_weights ? out.shape() : a1.shape();
+  const Shape& ys = pass == Pass::forward ? out.shape() : pass == Pass::backward_data ? a0.shape() : a1.shape();
   const Geo g = geo(xs, ws, ys, a);
   dnnl::stream st(engine());
   auto fwd = forward_pd(g);
-  if (which == 0) {
+  if (pass == Pass::forward) {
     dnnl::convolution_forward(fwd).execute(
         st, {{DNNL_ARG_SRC, mem(g.x, a0)}, {DNNL_ARG_WEIGHTS, mem(g.w, a1)}, {DNNL_ARG_DST, mem(g.y, out)}});
-  } else if (which == 1) {
+  } else if (pass == Pass::backward_data) {
     dnnl::convolution_backward_data::desc d(dnnl::algorithm::convolution_direct, g.x, g.w, g.y, g.strides, g.dil, g.lo,
                                             g.hi);
     dnnl::convolution_backward_data::primitive_desc pd(d, engine(), fwd);
@@ -248,7 +256,8 @@ XT_KERNEL(conv) {
   const Geometry g = geometry(x.shape(), w.shape(), spec[0].shape, a);
   out[0] = alloc(spec[0].shape, spec[0].dtype);
 #ifdef IVY_HAS_DNNL
-  if (dnnl_conv::usable(spec[0].dtype, x.shape(), w.shape(), spec[0].shape)) return dnnl_conv::run(0, x, w, out[0], a);
+  if (dnnl_conv::usable(spec[0].dtype, x.shape(), w.shape(), spec[0].shape))
+    return dnnl_conv::run(dnnl_conv::Pass::forward, x, w, out[0], a);
 #endif
   if (out[0].size() == 0) return;
   if (g.cg() * g.taps() == 0) {  // a sum over nothing
@@ -281,7 +290,7 @@ XT_KERNEL(conv_transpose) {
 #ifdef IVY_HAS_DNNL
   if (dnnl_conv::usable(spec[0].dtype, gy.shape(), w.shape(), spec[0].shape)) {
     out[0] = alloc(spec[0].shape, spec[0].dtype);
-    return dnnl_conv::run(1, gy, w, out[0], a);
+    return dnnl_conv::run(dnnl_conv::Pass::backward_data, gy, w, out[0], a);
   }
 #endif
   out[0] = zeroed(spec[0].shape, spec[0].dtype);
@@ -315,7 +324,7 @@ XT_KERNEL(conv_weight_grad) {
 #ifdef IVY_HAS_DNNL
   if (dnnl_conv::usable(spec[0].dtype, x.shape(), gy.shape(), spec[0].shape)) {
     out[0] = alloc(spec[0].shape, spec[0].dtype);
-    return dnnl_conv::run(2, x, gy, out[0], a);
+    return dnnl_conv::run(dnnl_conv::Pass::backward_weights, x, gy, out[0], a);
   }
 #endif
   out[0] = zeroed(spec[0].shape, spec[0].dtype);

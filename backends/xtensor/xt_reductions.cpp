@@ -1,5 +1,9 @@
-// xtensor backend: reductions (xt::sum / xt::prod / xt::mean / xt::cumsum / xt::cumprod
-// over the requested axes) and row-wise reductions where NaN rules need care.
+// xtensor backend: the reductions and the cumulative sums and products. ivy's loops compute
+// them: whole-buffer and per-row passes (backends/cpu/row_kernels.hpp for float sums,
+// max/min, argmax/argmin, all/any; the variance and the cumulative ones here). xtensor's
+// reducers (xt::sum, xt::prod, xt::mean over xt::adapt views) compute the other cases of
+// sum, prod and mean: some of the axes (but the trailing ones of a float32/float64 sum or
+// mean), or an empty array.
 #include <cmath>
 #include <limits>
 
@@ -40,50 +44,54 @@ Shape squeezed(const Array& x, const std::vector<std::size_t>& ax) {
   return s;
 }
 
+// What a reduction accumulates: the sum, the product, or the sum divided by the count.
+enum class Reduction : std::uint8_t { sum, prod, mean };
+
 // Reduction of a whole contiguous buffer to one value: eight interleaved accumulators (the
 // loop vectorizes, and the partial sums keep rounding error closer to NumPy's pairwise sum
 // than one running total); integers wrap (unsigned arithmetic), as the standard allows.
 // float32/float64 sums and means: cpu::rows::sum_fp (pairwise over blocks, the torch backend's too).
-// a * b and a + b for the accumulator: integers in uint64 (no promotion to a signed int
-// that could overflow), wrapped back to the accumulator's width.
-template <int Kind, class A>
+// a * b (prod) or a + b (sum, mean) for the accumulator: integers in uint64 (no promotion to
+// a signed int that could overflow), wrapped back to the accumulator's width.
+template <Reduction R, class A>
 A step(A acc, A v) {
   if constexpr (std::is_integral_v<A>) {
     const std::uint64_t x = acc, y = v;
-    return static_cast<A>(Kind == 1 ? x * y : x + y);
+    return static_cast<A>(R == Reduction::prod ? x * y : x + y);
   } else {
-    return Kind == 1 ? acc * v : acc + v;
+    return R == Reduction::prod ? acc * v : acc + v;
   }
 }
-template <int Kind, class T>
+template <Reduction R, class T>
 T reduce_all(const T* p, std::int64_t n) {
-  if constexpr (Kind != 1 && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+  if constexpr (R != Reduction::prod && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
     const T s = cpu::rows::sum_fp(p, n);  // pairwise blocks (backends/cpu/row_kernels.hpp), as the torch backend's
-    return Kind == 2 ? s / static_cast<T>(n) : s;
+    return R == Reduction::mean ? s / static_cast<T>(n) : s;
   }
   using A = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
   constexpr int kLanes = 8;
   A acc[kLanes];
-  for (auto& v : acc) v = Kind == 1 ? A(1) : A(0);
+  for (auto& v : acc) v = R == Reduction::prod ? A(1) : A(0);
   std::int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes)
-    for (int k = 0; k < kLanes; ++k) acc[k] = step<Kind>(acc[k], static_cast<A>(p[i + k]));
-  for (int k = 1; i < n; ++i, k = (k + 1) % kLanes) acc[k] = step<Kind>(acc[k], static_cast<A>(p[i]));  // tail
+    for (int k = 0; k < kLanes; ++k) acc[k] = step<R>(acc[k], static_cast<A>(p[i + k]));
+  for (int k = 1; i < n; ++i, k = (k + 1) % kLanes) acc[k] = step<R>(acc[k], static_cast<A>(p[i]));  // tail
   for (int w = kLanes / 2; w > 0; w /= 2)  // combine pairwise
-    for (int k = 0; k < w; ++k) acc[k] = step<Kind>(acc[k], acc[k + w]);
+    for (int k = 0; k < w; ++k) acc[k] = step<R>(acc[k], acc[k + w]);
   T r = static_cast<T>(acc[0]);
-  if constexpr (Kind == 2) r = r / static_cast<real_t<T>>(n);
+  if constexpr (R == Reduction::mean) r = r / static_cast<real_t<T>>(n);
   return r;
 }
 
 template <class T, class U, class F>
 Array rows(const Array& x, const Dims& axes, const OutSpec& spec, F&& f);
 
-// sum / prod / mean through xtensor's reducers, computed in the output dtype; a reduction
-// over every axis of a non-empty array is one pass over the buffer, and a float32/float64
-// sum or mean over trailing axes sums each row in place as a whole buffer is summed.
-template <int Kind>
-void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* spec, Array* out) {
+// sum / prod / mean, computed in the output dtype: over every axis of a non-empty array one
+// pass of ivy's over the buffer (reduce_all); a float32/float64 sum or mean over trailing
+// axes ivy's pairwise sum of each row in place (cpu::rows::sum_rows_fp); no axis a copy;
+// every other case xtensor's reducer (xt::sum / xt::prod / xt::mean) over the array's view.
+template <Reduction R>
+void sum_prod_mean(const Array* in, bool has_axes, const Dims& axes, const OutSpec* spec, Array* out) {
   DType d = spec[0].dtype;
   const As x_as(in[0], d);
   const Array& x = *x_as;
@@ -91,11 +99,11 @@ void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* 
   if (all_axes && x.ndim() > 0 && x.size() > 0) {
     visit(d, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, bool> || (Kind == 2 && std::is_integral_v<T>)) {
-        fail(Kind == 2 ? "mean" : "sum", "unsupported accumulation dtype");
+      if constexpr (std::is_same_v<T, bool> || (R == Reduction::mean && std::is_integral_v<T>)) {
+        fail(R == Reduction::mean ? "mean" : "sum", "unsupported accumulation dtype");
       } else {
         out[0] = alloc(spec[0].shape, d);
-        ptr<T>(out[0])[0] = reduce_all<Kind>(ptr<T>(x), x.size());
+        ptr<T>(out[0])[0] = reduce_all<R>(ptr<T>(x), x.size());
       }
     });
     return;
@@ -105,7 +113,7 @@ void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* 
     out[0] = alias(x.dtype() == in[0].dtype() ? contiguous_copy(x) : x, spec[0].shape);
     return;
   }
-  if constexpr (Kind != 1) {
+  if constexpr (R != Reduction::prod) {
     const std::size_t r = static_cast<std::size_t>(x.ndim()), k = ax.size();
     bool trailing = x.size() > 0;
     for (std::size_t i = 0; i < k; ++i) trailing = trailing && ax[i] == r - k + i;
@@ -117,7 +125,7 @@ void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* 
       out[0] = alloc(spec[0].shape, d);
       auto fill = [&](auto* o, const auto* p) {
         cpu::rows::sum_rows_fp(p, outer, inner, o);
-        if constexpr (Kind == 2)
+        if constexpr (R == Reduction::mean)
           for (std::int64_t i = 0; i < outer; ++i) o[i] = o[i] / static_cast<std::remove_reference_t<decltype(*o)>>(inner);
       };
       if (d == float32) fill(ptr<float>(out[0]), ptr<float>(x));
@@ -132,9 +140,9 @@ void xt_reduce(const Array* in, bool has_axes, const Dims& axes, const OutSpec* 
       fail("sum", "bool accumulation dtype");
     } else {
       auto v = view<T>(x);
-      if constexpr (Kind == 0) out[0] = eval<T>(rs, d, xt::sum<T>(v, ax));
-      if constexpr (Kind == 1) out[0] = eval<T>(rs, d, xt::prod<T>(v, ax));
-      if constexpr (Kind == 2) {
+      if constexpr (R == Reduction::sum) out[0] = eval<T>(rs, d, xt::sum<T>(v, ax));
+      if constexpr (R == Reduction::prod) out[0] = eval<T>(rs, d, xt::prod<T>(v, ax));
+      if constexpr (R == Reduction::mean) {
         if constexpr (std::is_integral_v<T>) fail("mean", "integer mean");
         else out[0] = eval<T>(rs, d, xt::mean<T>(v, ax));
       }
@@ -245,7 +253,7 @@ void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
 // include_initial starts each run with a row of the identity.
 template <bool IsSum>
 void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
-  constexpr int Kind = IsSum ? 0 : 1;
+  constexpr Reduction R = IsSum ? Reduction::sum : Reduction::prod;
   DType d = spec[0].dtype;
   const As x_as(in[0], d);
   const Array& x = *x_as;
@@ -275,7 +283,7 @@ void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out
         if (inner == 1) {  // one run (every 1-d input): the running value stays in a register
           A acc = src[0];
           dst[0] = acc;
-          for (std::int64_t i = 1; i < len; ++i) dst[i] = acc = step<Kind>(acc, src[i]);
+          for (std::int64_t i = 1; i < len; ++i) dst[i] = acc = step<R>(acc, src[i]);
           continue;
         }
         for (std::int64_t k = 0; k < inner; ++k) dst[k] = src[k];
@@ -283,7 +291,7 @@ void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out
           const A* prev = dst + (i - 1) * inner;
           A* cur = dst + i * inner;
           const A* v = src + i * inner;
-          for (std::int64_t k = 0; k < inner; ++k) cur[k] = step<Kind>(prev[k], v[k]);
+          for (std::int64_t k = 0; k < inner; ++k) cur[k] = step<R>(prev[k], v[k]);
         }
       }
     }
@@ -297,15 +305,15 @@ void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out
 // cumulative_sum, cumulative_prod cumulative.
 XT_KERNEL(sum) {
   const auto at = attr::reduce_acc(a);
-  xt_reduce<0>(in, at.has_axes, at.axes, spec, out);
+  sum_prod_mean<Reduction::sum>(in, at.has_axes, at.axes, spec, out);
 }
 XT_KERNEL(prod) {
   const auto at = attr::reduce_acc(a);
-  xt_reduce<1>(in, at.has_axes, at.axes, spec, out);
+  sum_prod_mean<Reduction::prod>(in, at.has_axes, at.axes, spec, out);
 }
 XT_KERNEL(mean) {
   const auto at = attr::reduce(a);
-  xt_reduce<2>(in, at.has_axes, at.axes, spec, out);
+  sum_prod_mean<Reduction::mean>(in, at.has_axes, at.axes, spec, out);
 }
 
 XT_KERNEL(max) { minmax<true>(in, a, spec, out); }

@@ -553,16 +553,16 @@ inline float tanh_f32(float x) {
         case FOp::minimum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return cpu::npy::minimum(x, y); });
         case FOp::copysign: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::copysign(x, y); });
         case FOp::pow:
-          if constexpr (f32) return vm::pow_n(of, af, bf, n, mode);
+          if constexpr (f32) return vm::pow_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
           else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::pow(x, y); });
         case FOp::atan2:
-          if constexpr (f32) return vm::atan2_n(of, af, bf, n, mode);
+          if constexpr (f32) return vm::atan2_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
           else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::atan2(x, y); });
         case FOp::hypot:
-          if constexpr (f32) return vm::hypot_n(of, af, bf, n, mode);
+          if constexpr (f32) return vm::hypot_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
           else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::hypot(x, y); });
         case FOp::logaddexp:
-          if constexpr (f32) return vm::logaddexp_n(of, af, bf, n, mode);
+          if constexpr (f32) return vm::logaddexp_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
           else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return logaddexp1(x, y); });
         default: return;
       }

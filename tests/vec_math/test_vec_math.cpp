@@ -314,10 +314,10 @@ TEST(VecMath, Float64ComputedLoopsAgreeBitForBit) {
   // pow's builds, on the same inputs as bases against a few exponents
   std::vector<float> q(in.size());
   for (std::size_t i = 0; i < q.size(); ++i) q[i] = static_cast<float>(static_cast<int>(i % 41) - 20) * 0.37f;
-  ivy::cpu::vmath::pow_loop(base.data(), in.data(), q.data(), n, 0);
+  ivy::cpu::vmath::pow_loop(base.data(), in.data(), q.data(), n, ivy::cpu::loops::OneElement::neither);
   for (int isa = 1; isa <= (ivy::cpu::isa::kAvx512 ? 2 : 1); ++isa) {
-    if (isa == 2) ivy::cpu::vmath::pow_loop_avx512(wide.data(), in.data(), q.data(), n, 0);
-    else ivy::cpu::vmath::pow_loop_avx2(wide.data(), in.data(), q.data(), n, 0);
+    if (isa == 2) ivy::cpu::vmath::pow_loop_avx512(wide.data(), in.data(), q.data(), n, ivy::cpu::loops::OneElement::neither);
+    else ivy::cpu::vmath::pow_loop_avx2(wide.data(), in.data(), q.data(), n, ivy::cpu::loops::OneElement::neither);
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (ivy::cpu::vmath::pow_other(in[i], q[i]) || (std::isnan(wide[i]) && std::isnan(base[i]))) continue;
       ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i]))
@@ -361,7 +361,7 @@ TEST(VecMath, PowCorrectlyRoundedForPositiveBases) {
   for (float x : sa)
     for (float y : sb) a.push_back(x), b.push_back(y);
   std::vector<float> o(a.size());
-  pow_n(o.data(), a.data(), b.data(), static_cast<std::int64_t>(a.size()), 0);
+  pow_n(o.data(), a.data(), b.data(), static_cast<std::int64_t>(a.size()), ivy::cpu::loops::OneElement::neither);
   double worst = 0;
   float wa = 0, wb = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -387,8 +387,8 @@ TEST(VecMath, PowCorrectlyRoundedForPositiveBases) {
     std::vector<float> x(static_cast<std::size_t>(n)), r1(static_cast<std::size_t>(n) + 1, 7.f), r2 = r1;
     for (std::int64_t i = 0; i < n; ++i) x[i] = i == 3 ? -2.f : 0.3f * static_cast<float>(i) + 0.1f;
     const float two = 2.f, half = 0.5f;
-    pow_n(r1.data(), x.data(), &two, n, 1);
-    pow_n(r2.data(), &half, x.data(), n, 2);
+    pow_n(r1.data(), x.data(), &two, n, ivy::cpu::loops::OneElement::second);
+    pow_n(r2.data(), &half, x.data(), n, ivy::cpu::loops::OneElement::first);
     for (std::int64_t i = 0; i < n; ++i) {
       EXPECT_EQ(r1[i], static_cast<float>(static_cast<double>(x[i]) * x[i])) << n << " " << i;
       EXPECT_EQ(r2[i], static_cast<float>(std::pow(0.5, static_cast<double>(x[i])))) << n << " " << i;
@@ -417,7 +417,7 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
     for (float y : sv) a.push_back(x), b.push_back(y);
   const auto n = static_cast<std::int64_t>(a.size());
   std::vector<float> o(a.size());
-  ivy::cpu::vmath::logaddexp_n(o.data(), a.data(), b.data(), n, 0);
+  ivy::cpu::vmath::logaddexp_n(o.data(), a.data(), b.data(), n, ivy::cpu::loops::OneElement::neither);
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double x = a[i], y = b[i];
@@ -441,11 +441,11 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
   EXPECT_LT(worst, 0.5001);
   // every build bit for bit, and the one-element modes at every length
   std::vector<float> base(a.size()), wide(a.size());
-  ivy::cpu::vmath::logaddexp_loop(base.data(), a.data(), b.data(), n, 0);
+  ivy::cpu::vmath::logaddexp_loop(base.data(), a.data(), b.data(), n, ivy::cpu::loops::OneElement::neither);
   if (ivy::cpu::isa::kAvx2) {
     for (int isa = 1; isa <= (ivy::cpu::isa::kAvx512 ? 2 : 1); ++isa) {
-      if (isa == 2) ivy::cpu::vmath::logaddexp_loop_avx512(wide.data(), a.data(), b.data(), n, 0);
-      else ivy::cpu::vmath::logaddexp_loop_avx2(wide.data(), a.data(), b.data(), n, 0);
+      if (isa == 2) ivy::cpu::vmath::logaddexp_loop_avx512(wide.data(), a.data(), b.data(), n, ivy::cpu::loops::OneElement::neither);
+      else ivy::cpu::vmath::logaddexp_loop_avx2(wide.data(), a.data(), b.data(), n, ivy::cpu::loops::OneElement::neither);
       for (std::size_t i = 0; i < a.size(); ++i) {
         if (std::isnan(wide[i]) && std::isnan(base[i])) continue;
         ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i])) << a[i] << " " << b[i];
@@ -455,8 +455,8 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
   for (std::int64_t len = 0; len <= 20; ++len) {
     std::vector<float> r1(static_cast<std::size_t>(len) + 1, 7.f), r2 = r1;
     const float c = 0.75f;
-    ivy::cpu::vmath::logaddexp_n(r1.data(), a.data(), &c, len, 1);
-    ivy::cpu::vmath::logaddexp_n(r2.data(), &c, a.data(), len, 2);
+    ivy::cpu::vmath::logaddexp_n(r1.data(), a.data(), &c, len, ivy::cpu::loops::OneElement::second);
+    ivy::cpu::vmath::logaddexp_n(r2.data(), &c, a.data(), len, ivy::cpu::loops::OneElement::first);
     for (std::int64_t i = 0; i < len; ++i) {
       const double want = std::max<double>(a[i], c) + std::log1p(std::exp(-std::fabs(static_cast<double>(a[i]) - c)));
       EXPECT_EQ(r1[i], static_cast<float>(want)) << len << " " << i;
@@ -469,8 +469,8 @@ TEST(VecMath, LogaddexpCorrectlyRoundedAndLoopsAgree) {
 
 // hypot and atan2 (float64-computed) against libm's float64 functions, every build bit for
 // bit, and the one-element modes; `fn` is the vec_math entry, `loops` its three builds.
-using Binary = void (*)(float*, const float*, const float*, std::int64_t, int);
-using BinaryLoopFn = std::uint32_t (*)(float*, const float*, const float*, std::int64_t, int);
+using Binary = void (*)(float*, const float*, const float*, std::int64_t, ivy::cpu::loops::OneElement);
+using BinaryLoopFn = std::uint32_t (*)(float*, const float*, const float*, std::int64_t, ivy::cpu::loops::OneElement);
 void check_binary(const char* name, Binary fn, BinaryLoopFn base_loop, BinaryLoopFn avx2_loop, BinaryLoopFn avx512_loop,
                   double (*ref)(double, double)) {
   // pairs over the whole float32 range (random bit patterns, both signs), pairs of close
@@ -492,7 +492,7 @@ void check_binary(const char* name, Binary fn, BinaryLoopFn base_loop, BinaryLoo
     for (float y : sv) a.push_back(x), b.push_back(y);
   const auto n = static_cast<std::int64_t>(a.size());
   std::vector<float> o(a.size());
-  fn(o.data(), a.data(), b.data(), n, 0);
+  fn(o.data(), a.data(), b.data(), n, ivy::cpu::loops::OneElement::neither);
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double exact = ref(a[i], b[i]);
@@ -507,10 +507,10 @@ void check_binary(const char* name, Binary fn, BinaryLoopFn base_loop, BinaryLoo
   }
   EXPECT_LT(worst, 0.5001) << name;
   std::vector<float> base(a.size()), wide(a.size());
-  base_loop(base.data(), a.data(), b.data(), n, 0);
+  base_loop(base.data(), a.data(), b.data(), n, ivy::cpu::loops::OneElement::neither);
   if (ivy::cpu::isa::kAvx2) {
     for (int isa = 1; isa <= (ivy::cpu::isa::kAvx512 ? 2 : 1); ++isa) {
-      (isa == 2 ? avx512_loop : avx2_loop)(wide.data(), a.data(), b.data(), n, 0);
+      (isa == 2 ? avx512_loop : avx2_loop)(wide.data(), a.data(), b.data(), n, ivy::cpu::loops::OneElement::neither);
       for (std::size_t i = 0; i < a.size(); ++i) {
         if (std::isnan(wide[i]) && std::isnan(base[i])) continue;
         ASSERT_EQ(std::bit_cast<std::uint32_t>(wide[i]), std::bit_cast<std::uint32_t>(base[i])) << name << " " << a[i] << " " << b[i];
@@ -520,8 +520,8 @@ void check_binary(const char* name, Binary fn, BinaryLoopFn base_loop, BinaryLoo
   for (std::int64_t len = 0; len <= 20; ++len) {
     std::vector<float> r1(static_cast<std::size_t>(len) + 1, 7.f), r2 = r1;
     const float c = -0.75f;
-    fn(r1.data(), a.data() + 7, &c, len, 1);
-    fn(r2.data(), &c, a.data() + 7, len, 2);
+    fn(r1.data(), a.data() + 7, &c, len, ivy::cpu::loops::OneElement::second);
+    fn(r2.data(), &c, a.data() + 7, len, ivy::cpu::loops::OneElement::first);
     for (std::int64_t i = 0; i < len; ++i) {
       const float x = a[static_cast<std::size_t>(i) + 7];
       const float w1 = static_cast<float>(ref(x, c)), w2 = static_cast<float>(ref(c, x));

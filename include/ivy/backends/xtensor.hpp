@@ -1,7 +1,9 @@
 // The xtensor backend's framework-specific namespace: ivy functions on xtensor's own
 // arrays (xt::xarray<T>), no wrapping. Opt-in header (it pulls in xtensor); the elementwise
-// functions are the xtensor expressions the backend's kernels evaluate, returned lazily so
-// they compose like any xtensor expression.
+// functions are xtensor expressions, returned lazily so that they compose like any xtensor
+// expression. They are not the xtensor backend's kernels, which run ivy's own loops on the
+// backend's buffers (docs/architecture.md, "What each backend is"), so a result may differ
+// from ivy::name's in the last bit.
 #pragma once
 
 #include <cstring>
