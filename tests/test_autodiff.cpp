@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ivy/ivy.hpp"
+#include "fixture_file.hpp"
 
 namespace {
 
@@ -486,9 +487,10 @@ TEST_P(Transforms, HessiansOfClosedForms) {
 }
 
 TEST_P(Transforms, HessianOfAnMlpLossMatchesPyTorch) {
-  std::ifstream in(std::string(IVY_FIXTURES_DIR) + "/hessian_mlp.json");
-  ASSERT_TRUE(in.good());
-  nlohmann::json j = nlohmann::json::parse(in);
+  const auto fixture =
+      ivy::test_fixtures::load_fixture("hessian_mlp.json", "gen_hessian_fixture.py", ivy::test_fixtures::Layout::any);
+  ASSERT_TRUE(fixture.error.empty()) << fixture.error;
+  nlohmann::json j = fixture.doc;
   auto vec = [&](const char* k) { return j[k].get<std::vector<double>>(); };
   Array x = ivy::asarray(vec("x"), ivy::Shape{4, 3}, ivy::float64);
   Array t = ivy::asarray(vec("t"), ivy::Shape{4, 2}, ivy::float64);

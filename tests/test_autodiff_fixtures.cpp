@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "ivy/ivy.hpp"
+#include "fixture_file.hpp"
 
 #ifndef IVY_FIXTURES_DIR
 #error "define IVY_FIXTURES_DIR as the (quoted) folder that holds autodiff.json"
@@ -38,32 +39,9 @@ using ivy::DType;
 using ivy::OpId;
 
 // ------------------------------------------------------------------ loading
-struct Fixtures {
-  json doc;
-  std::string error;
-  const json& cases() const { return doc.at("cases"); }
-};
-
+using Fixtures = ivy::test_fixtures::Fixture;
 const Fixtures& fixtures() {
-  static const Fixtures f = [] {
-    Fixtures r;
-    const std::string path = std::string(IVY_FIXTURES_DIR) + "/autodiff.json";
-    std::ifstream in(path);
-    if (!in) {
-      r.error = "cannot open " + path + " (run tests/gen_autodiff_fixtures.py)";
-      r.doc = json{{"cases", json::array()}};
-      return r;
-    }
-    try {
-      r.doc = json::parse(in);
-      if (!r.doc.is_object() || !r.doc.contains("cases") || !r.doc["cases"].is_array())
-        throw std::runtime_error("no \"cases\" list at the top level");
-    } catch (const std::exception& e) {
-      r.error = "cannot parse " + path + ": " + e.what();
-      r.doc = json{{"cases", json::array()}};
-    }
-    return r;
-  }();
+  static const Fixtures f = ivy::test_fixtures::load_fixture("autodiff.json", "gen_autodiff_fixtures.py");
   return f;
 }
 

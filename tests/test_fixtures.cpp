@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ivy/ivy.hpp"
+#include "fixture_file.hpp"
 
 #ifndef IVY_FIXTURES_DIR
 #error "define IVY_FIXTURES_DIR as the (quoted) folder that holds fixtures.json"
@@ -34,33 +35,13 @@ using Outs = std::vector<Array>;
 using Fn = std::function<Outs(const Args&, const json&)>;
 
 // ------------------------------------------------------------------ loading
-struct Fixtures {
-  json cases = json::array();
-  std::string error;
-};
-
-const Fixtures& fixtures() {
-  static const Fixtures f = [] {
-    Fixtures r;
-    const std::string path = std::string(IVY_FIXTURES_DIR) + "/fixtures.json";
-    std::ifstream in(path);
-    if (!in) {
-      r.error = "cannot open " + path + " (run tests/gen_fixtures.py)";
-      return r;
-    }
-    try {
-      r.cases = json::parse(in);
-      if (!r.cases.is_array()) throw std::runtime_error("top level is not a list");
-    } catch (const std::exception& e) {
-      r.error = "cannot parse " + path + ": " + e.what();
-      r.cases = json::array();
-    }
-    return r;
-  }();
+const ivy::test_fixtures::Fixture& fixtures() {
+  static const auto f =
+      ivy::test_fixtures::load_fixture("fixtures.json", "gen_fixtures.py", ivy::test_fixtures::Layout::top_level_list);
   return f;
 }
 
-int num_cases() { return static_cast<int>(fixtures().cases.size()); }
+int num_cases() { return static_cast<int>(fixtures().doc.size()); }
 
 std::vector<std::string> backend_names() {
   std::vector<std::string> names;
@@ -875,7 +856,7 @@ TEST(Fixtures, Load) {
 
 TEST(Fixtures, EveryCaseHasAnEntry) {
   std::set<std::string> missing;
-  for (const json& c : fixtures().cases)
+  for (const json& c : fixtures().doc)
     if (!table().count(c.at("fn").get<std::string>())) missing.insert(c.at("fn").get<std::string>());
   std::string list;
   for (auto& m : missing) list += " " + m;
@@ -884,7 +865,7 @@ TEST(Fixtures, EveryCaseHasAnEntry) {
 
 TEST(Fixtures, EveryEntryHasCases) {
   std::set<std::string> seen;
-  for (const json& c : fixtures().cases) seen.insert(c.at("fn").get<std::string>());
+  for (const json& c : fixtures().doc) seen.insert(c.at("fn").get<std::string>());
   std::string list;
   for (auto& [name, fn] : table())
     if (!seen.count(name)) list += " " + name;
@@ -894,7 +875,7 @@ TEST(Fixtures, EveryEntryHasCases) {
 TEST_P(FixtureTest, MatchesNumPy) {
   const std::string backend_name = std::get<0>(GetParam());
   const int index = std::get<1>(GetParam());
-  const json& c = fixtures().cases.at(static_cast<std::size_t>(index));
+  const json& c = fixtures().doc.at(static_cast<std::size_t>(index));
   const std::string fn = c.at("fn").get<std::string>();
   const std::string where = "fn=" + fn + " case=#" + std::to_string(index) + " backend=" + backend_name;
   auto entry = table().find(fn);
@@ -957,7 +938,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, FixtureTest,
                          testing::Combine(testing::ValuesIn(backend_names()), testing::Range(0, num_cases())),
                          [](const testing::TestParamInfo<FixtureTest::ParamType>& info) {
                            auto idx = static_cast<std::size_t>(std::get<1>(info.param));
-                           std::string fn = fixtures().cases.at(idx).at("fn").get<std::string>();
+                           std::string fn = fixtures().doc.at(idx).at("fn").get<std::string>();
                            for (char& ch : fn)
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return std::get<0>(info.param) + "_" + std::to_string(std::get<1>(info.param)) + "_" + fn;

@@ -33,6 +33,7 @@
 #include "ivy/ivy.hpp"
 #include "ivy/nn.hpp"
 #include "ivy/nn_layers_seq.hpp"
+#include "fixture_file.hpp"
 
 #ifndef IVY_FIXTURES_DIR
 #error "define IVY_FIXTURES_DIR as the (quoted) folder that holds modules.json"
@@ -664,24 +665,10 @@ TEST_P(ModuleTest, AttentionAndTransformerLayers) {
 }
 
 // ------------------------------------------------------------------ layers against PyTorch
-struct Fixtures {
-  json doc;
-  std::string error;
-};
-const Fixtures& fixtures() {
-  static const Fixtures f = [] {
-    Fixtures r;
-    const std::string path = std::string(IVY_FIXTURES_DIR) + "/modules.json";
-    std::ifstream in(path);
-    try {
-      if (!in) throw std::runtime_error("cannot open " + path + " (run tests/gen_module_fixtures.py)");
-      r.doc = json::parse(in);
-      if (!r.doc.contains("cases") || !r.doc["cases"].is_array() || r.doc["cases"].empty())
-        throw std::runtime_error("no \"cases\" in " + path);
-    } catch (const std::exception& e) {
-      r.error = e.what();
-      r.doc = json{{"cases", json::array()}};
-    }
+const ivy::test_fixtures::Fixture& fixtures() {
+  static const auto f = [] {
+    auto r = ivy::test_fixtures::load_fixture("modules.json", "gen_module_fixtures.py");
+    if (r.error.empty() && r.cases().empty()) r.error = "no cases in modules.json";
     return r;
   }();
   return f;

@@ -12,6 +12,7 @@
 
 #include "ivy/ivy.hpp"
 #include "ivy/nn_conv.hpp"
+#include "fixture_file.hpp"
 
 #ifndef IVY_FIXTURES_DIR
 #error "define IVY_FIXTURES_DIR"
@@ -31,12 +32,8 @@ std::vector<std::string> backend_names() {
 }
 
 const json& cases() {
-  static const json doc = [] {
-    std::ifstream in(std::string(IVY_FIXTURES_DIR) + "/nn_conv.json");
-    if (!in) return json{{"cases", json::array()}};
-    return json::parse(in);
-  }();
-  return doc.at("cases");
+  static const auto f = ivy::test_fixtures::load_fixture("nn_conv.json", "gen_nn_conv_fixtures.py");
+  return f.cases();
 }
 
 Array decode(const json& a, ivy::Backend b) {

@@ -25,6 +25,7 @@
 
 #include "ivy/ivy.hpp"
 #include "ivy/nn_functional.hpp"
+#include "fixture_file.hpp"
 
 #ifndef IVY_FIXTURES_DIR
 #error "define IVY_FIXTURES_DIR as the (quoted) folder that holds nn_functional.json"
@@ -44,27 +45,9 @@ std::vector<std::string> backend_names() {
 }
 
 // ------------------------------------------------------------------ fixture loading
-struct Fixtures {
-  json doc;
-  std::string error;
-};
+using Fixtures = ivy::test_fixtures::Fixture;
 const Fixtures& fixtures() {
-  static const Fixtures f = [] {
-    Fixtures r;
-    const std::string path = std::string(IVY_FIXTURES_DIR) + "/nn_functional.json";
-    std::ifstream in(path);
-    if (!in) {
-      r.error = "cannot open " + path + " (run tests/gen_nn_fixtures.py)";
-      return r;
-    }
-    try {
-      r.doc = json::parse(in);
-      if (!r.doc.contains("cases") || !r.doc["cases"].is_array()) throw std::runtime_error("no \"cases\" list");
-    } catch (const std::exception& e) {
-      r.error = "cannot parse " + path + ": " + e.what();
-    }
-    return r;
-  }();
+  static const Fixtures f = ivy::test_fixtures::load_fixture("nn_functional.json", "gen_nn_fixtures.py");
   return f;
 }
 

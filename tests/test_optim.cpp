@@ -17,6 +17,7 @@
 #include "ivy/container.hpp"
 #include "ivy/ivy.hpp"
 #include "ivy/optim.hpp"
+#include "fixture_file.hpp"
 
 #ifndef IVY_FIXTURES_DIR
 #error "define IVY_FIXTURES_DIR as the (quoted) folder that holds optim.json"
@@ -35,16 +36,11 @@ std::vector<std::string> backend_names() {
   return n;
 }
 
+// The document, or {"error": why it cannot be used}.
 const json& fixtures() {
   static const json doc = [] {
-    const std::string path = std::string(IVY_FIXTURES_DIR) + "/optim.json";
-    std::ifstream in(path);
-    if (!in) return json{{"error", "cannot open " + path + " (run /usr/bin/python3 tests/gen_optim_fixtures.py)"}};
-    try {
-      return json::parse(in);
-    } catch (const std::exception& e) {
-      return json{{"error", "cannot parse " + path + ": " + e.what()}};
-    }
+    auto f = ivy::test_fixtures::load_fixture("optim.json", "gen_optim_fixtures.py", ivy::test_fixtures::Layout::any);
+    return f.error.empty() ? f.doc : json{{"error", f.error}};
   }();
   return doc;
 }
