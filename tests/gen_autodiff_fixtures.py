@@ -1156,6 +1156,21 @@ def gen_nn():
                      lambda x, d=d, k=k, st=st, lo=lo, hi=hi, dil=dil: torch_max_pool(x, d, k, st, lo, hi, dil),
                      specs=[LIN, None])
 
+    # layer_norm(x) -> (y, mean, rstd) over the axes from `axis`: the formula composed of
+    # torch's own functions (native_layer_norm's autograd covers y alone), every output's
+    # cotangent used
+    def torch_layer_norm(x, axis, eps):
+        dims = tuple(range(axis, x.dim()))
+        mu = x.mean(dim=dims, keepdim=True)
+        var = ((x - mu) ** 2).mean(dim=dims, keepdim=True)
+        rstd = 1 / torch.sqrt(var + eps)
+        return (x - mu) * rstd, mu, rstd
+    for xs, axis, eps in [((2, 3, 4), 2, 1e-5), ((2, 3, 4), 1, 1e-2), ((5, 7), 1, 0.0)]:
+        for dt in (F64, F32):
+            add_case("layer_norm axis%d eps%g %s x%s" % (axis, eps, SHORT[np.dtype(dt)], sh(xs)), "layer_norm",
+                     "layer_norm", {"axis": axis, "eps": eps}, [uni(xs, dt)],
+                     lambda x, axis=axis, eps=eps: torch_layer_norm(x, axis, eps))
+
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))

@@ -254,6 +254,12 @@ const std::map<std::string, AttrFill>& attr_table() {
          set(j, "groups", v.groups);
          set(j, "spatial", v.spatial);
        }},
+      {"layer_norm",
+       [](const json& j, Attrs& a) {
+         ivy::attr::layer_norm v(a);
+         set(j, "axis", v.axis);
+         set(j, "eps", v.eps);
+       }},
       {"pool",
        [](const json& j, Attrs& a) {
          ivy::attr::pool v(a);

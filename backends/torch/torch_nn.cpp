@@ -97,6 +97,20 @@ TORCH_KERNEL(conv_weight_grad) {
   });
 }
 
+// LibTorch's native_layer_norm without weight and bias: y, and its mean and rstd reshaped to
+// the statistics' shape (the input's, the normalized axes as size 1).
+TORCH_KERNEL(layer_norm) {
+  run_kernel("layer_norm", in, n, [&](bool) {
+    const auto p = attr::layer_norm(a);
+    const at::Tensor& x = tensor_of(in[0]);
+    const std::vector<int64_t> normalized(x.sizes().begin() + p.axis, x.sizes().end());
+    auto r = at::native_layer_norm(x, normalized, c10::nullopt, c10::nullopt, p.eps);
+    out[0] = make_array(std::move(std::get<0>(r)), spec[0].dtype);
+    out[1] = make_array(std::get<1>(r).reshape(ref(spec[1].shape)), spec[1].dtype);
+    out[2] = make_array(std::get<2>(r).reshape(ref(spec[2].shape)), spec[2].dtype);
+  });
+}
+
 // LibTorch's max_pool*_with_indices (positions within each [*S] plane) when its padding
 // limits hold (symmetric, at most half the window span), else on the input padded with -inf
 // and the positions mapped back; then offset by each plane's start, to flat positions in x.

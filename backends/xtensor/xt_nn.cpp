@@ -470,4 +470,57 @@ XT_KERNEL(max_pool) {
   });
 }
 
+namespace {
+// Sum over a row of f(x[i]) in double, in 16 independent partial sums (lanes) so that the
+// additions vectorize without reassociating any one chain; the lanes are added in order.
+template <class T, class F>
+double lane_sum(const T* x, Index n, const F& f) {
+  constexpr int kLanes = 16;
+  double acc[kLanes] = {};
+  Index i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int l = 0; l < kLanes; ++l) acc[l] += f(static_cast<double>(x[i + l]));
+  double s = 0;
+  for (int l = 0; l < kLanes; ++l) s += acc[l];
+  for (; i < n; ++i) s += f(static_cast<double>(x[i]));
+  return s;
+}
+}  // namespace
+
+// layer_norm: per row of the normalized axes (the trailing `row` elements, contiguous), the
+// mean and the biased variance by two passes accumulated in double (lane_sum), then
+// y = (x - mean) * rstd rounded to the input's dtype. ivy's loop: xtensor computes nothing here.
+XT_KERNEL(layer_norm) {
+  const Array& x = in[0];
+  const auto p = attr::layer_norm(a);
+  out[0] = alloc(spec[0].shape, spec[0].dtype);
+  out[1] = alloc(spec[1].shape, spec[1].dtype);
+  out[2] = alloc(spec[2].shape, spec[2].dtype);
+  Index row = 1;
+  for (std::int64_t i = p.axis; i < x.ndim(); ++i) row *= x.shape()[static_cast<std::size_t>(i)];
+  const Index rows = row == 0 ? 0 : x.size() / row;
+  visit(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_floating_point_v<T>) {
+      throw TypeError(std::string("[layer_norm] expects a real floating array, got ") + dtype_name(x.dtype()) +
+                      " (backend xtensor)");
+    } else {
+      const T* px = ptr<T>(x);
+      T* __restrict py = ptr<T>(out[0]);
+      T* __restrict pm = ptr<T>(out[1]);
+      T* __restrict pr = ptr<T>(out[2]);
+      for (Index r = 0; r < rows; ++r) {
+        const T* xr = px + r * row;
+        const double mu = lane_sum(xr, row, [](double v) { return v; }) / static_cast<double>(row);
+        const double ss = lane_sum(xr, row, [mu](double v) { return (v - mu) * (v - mu); });
+        const double rstd = 1.0 / std::sqrt(ss / static_cast<double>(row) + p.eps);
+        pm[r] = static_cast<T>(mu);
+        pr[r] = static_cast<T>(rstd);
+        T* yr = py + r * row;
+        for (Index i = 0; i < row; ++i) yr[i] = static_cast<T>((static_cast<double>(xr[i]) - mu) * rstd);
+      }
+    }
+  });
+}
+
 }  // namespace ivy::xtensor_backend

@@ -94,6 +94,49 @@ IVY_JVP(max_pool) {
   out_tangents[0] = reshape(take(flat(c.tan[0]), flat(c.out[1]), 0), c.out[0].shape());
 }
 
+// ---------------------------------------------------------------- layer_norm
+// Over the N normalized axes, with y = (x - mean) * rstd and g = dy:
+//   dx = rstd * (g - mean(g) - y * mean(g * y)) + dmean / N - drstd * rstd^2 * y / N
+// (d mean / dx = 1 / N; d rstd / dx = -rstd^3 (x - mean) / N = -rstd^2 y / N). It reads the
+// outputs y and rstd, not x.
+namespace {
+Dims normalized_axes(const Attrs& a, std::int64_t ndim) {
+  Dims axes;
+  for (std::int64_t i = attr::layer_norm(a).axis; i < ndim; ++i) axes.push_back(i);
+  return axes;
+}
+}  // namespace
+IVY_VJP_READS(layer_norm, kReadsNone, kReadsFirst | (std::uint64_t{1} << 2)) {
+  if (!c.want[0]) return;
+  const Array &y = c.out[0], &rstd = c.out[2];
+  const Dims axes = normalized_axes(c.attrs, y.ndim());
+  const double n = static_cast<double>(y.size()) / static_cast<double>(std::max<std::int64_t>(rstd.size(), 1));
+  Array gx;
+  if (c.cot[0].defined()) {
+    const Array& g = c.cot[0];
+    gx = rstd * (g - mean(g, axes, true) - y * mean(g * y, axes, true));
+  }
+  if (c.cot[1].defined()) {
+    Array t = broadcast_to(c.cot[1] / n, y.shape());
+    gx = gx.defined() ? gx + t : t;
+  }
+  if (c.cot[2].defined()) {
+    Array t = -(c.cot[2] * rstd * rstd / n) * y;
+    gx = gx.defined() ? gx + t : t;
+  }
+  if (gx.defined()) grads[0] = gx;
+}
+// With t = dx: dmean = mean(t), drstd = -rstd^2 mean(y t), dy = rstd (t - mean(t) - y mean(y t)).
+IVY_JVP(layer_norm) {
+  if (!c.tan[0].defined()) return;
+  const Array &t = c.tan[0], &y = c.out[0], &rstd = c.out[2];
+  const Dims axes = normalized_axes(c.attrs, y.ndim());
+  const Array tm = mean(t, axes, true), m = mean(y * t, axes, true);
+  out_tangents[0] = rstd * (t - tm - y * m);
+  out_tangents[1] = tm;
+  out_tangents[2] = -(rstd * rstd * m);
+}
+
 // ---------------------------------------------------------------- scatter_add_flat(x, pos, v)
 // x's cotangent passes through; v[j] gets the cotangent at pos[j].
 IVY_VJP_READS(scatter_add_flat, kReadsSecond, kReadsNone) {

@@ -642,10 +642,20 @@ Array layer_norm(const Array& x, const Dims& normalized_shape, const Array& weig
   }
   if (!(eps >= 0.0) || !std::isfinite(eps)) throw ValueError(P(op) + "eps must be >= 0 and finite, got " + num(eps));
   if (x.size() == 0) return x * 1.0;
-  Dims axes;
-  for (std::int64_t i = x.ndim() - k; i < x.ndim(); ++i) axes.push_back(i);
-  Array mu = mean(x, axes, true);
-  Array y = (x - mu) * (1.0 / sqrt(var(x, axes, 0.0, true) + eps));
+  Array y;
+  if (x.dtype() == float32 || x.dtype() == float64) {
+    // the layer_norm primitive: y, and the mean and rstd that its gradient reads
+    Attrs at;
+    attr::layer_norm v(at);
+    v.axis = x.ndim() - k;
+    v.eps = eps;
+    y = dispatch_multi(OpId::layer_norm, std::span<const Array>(&x, 1), at)[0];
+  } else {  // float16 and bfloat16: composed in the input's dtype
+    Dims axes;
+    for (std::int64_t i = x.ndim() - k; i < x.ndim(); ++i) axes.push_back(i);
+    Array mu = mean(x, axes, true);
+    y = (x - mu) * (1.0 / sqrt(var(x, axes, 0.0, true) + eps));
+  }
   if (weight.defined()) y = y * weight;
   return bias.defined() ? y + bias : y;
 }

@@ -524,6 +524,22 @@ int infer_max_pool(const char* op, const Array* in, int, const Attrs& a, OutSpec
   return 2;
 }
 
+int infer_layer_norm(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
+  const auto p = attr::layer_norm(a);
+  const Array& x = in[0];
+  if (p.axis < 0 || p.axis >= x.ndim())
+    throw ValueError(P(op) + "axis " + std::to_string(p.axis) + " must be in [0, " + std::to_string(x.ndim()) +
+                     ") for an input of shape " + x.shape().str() + " (at least one axis is normalized)");
+  if (!(p.eps >= 0.0) || !std::isfinite(p.eps))
+    throw ValueError(P(op) + "eps must be >= 0 and finite, got " + std::to_string(p.eps));
+  Shape stats = x.shape();
+  for (std::int64_t i = p.axis; i < x.ndim(); ++i) stats[static_cast<std::size_t>(i)] = 1;
+  out[0] = {x.shape(), x.dtype(), true};
+  out[1] = {stats, x.dtype(), true};
+  out[2] = {stats, x.dtype(), true};
+  return 3;
+}
+
 // ---- searching, sorting, sets
 int infer_argreduce(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
   const auto p = attr::argreduce(a);
