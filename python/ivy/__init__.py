@@ -30,6 +30,7 @@ from ._ivy import (
     set_default_int_dtype,
 )
 from . import _array  # noqa: F401  (attaches the Python parts of the array protocol)
+from . import _dtype  # noqa: F401  (attaches kind and NumPy's dtype to ivy.DType)
 from ._api import *  # noqa: F401,F403
 from ._api import __all__ as _api_all
 from ._api import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
