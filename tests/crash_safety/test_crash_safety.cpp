@@ -83,12 +83,18 @@ int graph_version(const std::string& path) {
   return (y == std::vector<double>(3, 1.0)) ? 1 : (y == std::vector<double>(3, 2.0)) ? 2 : -1;
 }
 
-// Runs `trials` kills of a child that saves versions 2 and 1 in turn forever (save(v) writes
-// version v to the file), each after a random delay in [0, max_delay); after each, `check`
-// must name version 1 or 2.
+// Writes version 1 (save(1)) and checks it, times one save, then runs `trials` kills of a
+// child that saves versions 2 and 1 in turn forever, each after a random delay of up to six
+// saves' worth (the child also pays for its fork and the copy-on-write of its first writes);
+// after each kill, `check` must name version 1 or 2.
 template <class Save, class Check>
-void kill_trials(const Scratch& s, const std::string& file, int trials, std::chrono::microseconds max_delay,
-                 const Save& save, const Check& check) {
+void kill_trials(const Scratch& s, const std::string& file, int trials, const Save& save, const Check& check) {
+  save(1);
+  ASSERT_EQ(check(file), 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  save(1);
+  const auto one = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
+  const auto max_delay = std::max(one * 6, std::chrono::microseconds(5000));
   std::mt19937 rng(12345);
   int seen[3] = {0, 0, 0};
   for (int t = 0; t < trials; ++t) {
@@ -125,15 +131,7 @@ TEST(CrashSafety, KilledContainerSavesLeaveTheOldOrTheNewFile) {
   Scratch s;
   const std::string file = s.path("checkpoint.safetensors");
   const Container a = checkpoint(1), b = checkpoint(2);
-  save_version(a, 1, file);
-  ASSERT_EQ(version_of(file), 1);
-  const auto t0 = std::chrono::steady_clock::now();
-  save_version(a, 1, file);
-  const auto one = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
-  // a save's duration sets the range of the kill delays: several saves' worth, as the child
-  // also pays for its fork and the copy-on-write of its first writes
-  kill_trials(s, file, 500, std::max(one * 6, std::chrono::microseconds(5000)),
-              [&](int v) { save_version(v == 1 ? a : b, v, file); }, version_of);
+  kill_trials(s, file, 500, [&](int v) { save_version(v == 1 ? a : b, v, file); }, version_of);
 }
 
 TEST(CrashSafety, KilledGraphSavesLeaveTheOldOrTheNewFile) {
@@ -141,13 +139,7 @@ TEST(CrashSafety, KilledGraphSavesLeaveTheOldOrTheNewFile) {
   Scratch s;
   const std::string file = s.path("graph.json");
   const ivy::Graph g1 = graph_of(1), g2 = graph_of(2);
-  ivy::save_graph(g1, file);
-  ASSERT_EQ(graph_version(file), 1);
-  const auto t0 = std::chrono::steady_clock::now();
-  ivy::save_graph(g1, file);
-  const auto one = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
-  kill_trials(s, file, 250, std::max(one * 6, std::chrono::microseconds(5000)),
-              [&](int v) { ivy::save_graph(v == 1 ? g1 : g2, file); }, graph_version);
+  kill_trials(s, file, 250, [&](int v) { ivy::save_graph(v == 1 ? g1 : g2, file); }, graph_version);
 }
 
 // A child whose files may not grow past 64 KiB tries to save the 1 MiB version 2 over
