@@ -398,7 +398,7 @@ class OpProfiler final : public ivy::DispatchObserver {
     last_ = clock::now();
   }
   void stop() { by_phase["tail"]["(release)"].s += std::chrono::duration<double>(clock::now() - last_).count(); }
-  void on_dispatch(ivy::OpId op, std::span<const Array>, const ivy::Attrs&, std::span<const Array>) override {
+  void on_dispatch(ivy::OpId op, std::span<const Array>, ivy::AttrsRef, std::span<const Array>) override {
     const auto now = clock::now();
     if (ivy::observer_depth() > 1) phase_ = "fwd";
     else if (std::string(phase_) == "fwd") phase_ = "bwd";

@@ -467,13 +467,12 @@ struct IvyIn {
 };
 using IvyFn = std::function<void(const IvyIn&)>;
 #define IV(...) [](const IvyIn& x) { sink(__VA_ARGS__); }
-ivy::Attrs every_other(std::int64_t n) {  // x[::2] of a 1-d array of n elements
-  ivy::Attrs a;
-  ivy::attr::slice v(a);
+ivy::attr::slice every_other(std::int64_t n) {  // x[::2] of a 1-d array of n elements
+  ivy::attr::slice v;
   v.start = {0};
   v.stop = {n};
   v.step = {2};
-  return a;
+  return v;
 }
 
 #ifdef IVY_HAS_TORCH
@@ -598,7 +597,7 @@ void register_torch_rest() {
     at::Tensor i = at::where(t.l < 0, t.l + t.n, t.l);
     r.index_put_({i}, t.c.expand(i.sizes()));
     sink(r.reshape({t.n}));
-  }, IV(ivy::dispatch(ivy::OpId::index_put_flat, {x.a, x.l, x.c}, ivy::Attrs{})));
+  }, IV(ivy::dispatch(ivy::OpId::index_put_flat, {x.a, x.l, x.c}, ivy::AttrsRef())));
   // searching, sorting, sets
   TR(argmax, f1, at::argmax(t.a.reshape({-1})).reshape({}), ivy::argmax(x.a))
   TR(argmin, f1, at::argmin(t.a.reshape({-1})).reshape({}), ivy::argmin(x.a))
@@ -827,7 +826,7 @@ void register_xtensor_rest() {
     XA r = t.a;
     xt::view(r, xt::keep(t.l)) = t.c;
     sink(r.data());
-  }, IV(ivy::dispatch(ivy::OpId::index_put_flat, {x.a, x.l, x.c}, ivy::Attrs{})));
+  }, IV(ivy::dispatch(ivy::OpId::index_put_flat, {x.a, x.l, x.c}, ivy::AttrsRef())));
   // searching, sorting, sets
   XR(argmax, f1, auto, xt::argmax(t.a), ivy::argmax(x.a)) XR(argmin, f1, auto, xt::argmin(t.a), ivy::argmin(x.a))
   xreg("nonzero", sparse, [](const XIn& t) { sink(xt::nonzero(t.a)); }, IV(ivy::nonzero(x.a)));

@@ -6,6 +6,7 @@ Usage:
       --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
   python3 bench/summarize.py overhead.json > table.md
   python3 bench/summarize.py overhead.json --compare other.json   # run-to-run agreement
+  python3 bench/summarize.py --change BEFORE.json... -- AFTER.json...   # a change's effect
 
 Each benchmark case <backend>/<fn>/<n> reports, per variant (native, ivy, ns = the
 backend's framework-specific namespace, bare = torch's call below autograd), <v>_ns (median
@@ -93,6 +94,40 @@ def compare(path_a, path_b):
     print()
 
 
+def change(before, after, slower_ns=5.0):
+    """A change's effect from interleaved runs of the build before and after it (several
+    files each): per backend and size, the mean overhead % of each side (each function's
+    median over its side's runs) and their difference; at the smallest size, the functions
+    whose overhead in ns grew by more than `slower_ns`."""
+    def side(paths):
+        per = defaultdict(list)  # (be, n, f) -> [(pct, ns)]
+        for path in paths:
+            t, _, _ = load(path)
+            for be in {k[0] for k in t}:
+                for n in {k[3] for k in t if k[0] == be}:
+                    for f, v in overheads(t, be, n).items():
+                        per[(be, n, f)].append(v)
+        return {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for k, v in per.items()}
+    a, b = side(before), side(after)
+    print(f"Before: {', '.join(before)}; after: {', '.join(after)}\n")
+    print("| backend | elements | functions | mean % before | mean % after | change (pct points) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    slower = []
+    for be, n in sorted({(k[0], k[1]) for k in a}):
+        common = sorted(f for (bb, nn, f) in a if bb == be and nn == n and (be, n, f) in b)
+        if not common:
+            continue
+        ma = statistics.mean(a[(be, n, f)][0] for f in common)
+        mb = statistics.mean(b[(be, n, f)][0] for f in common)
+        print(f"| {be} | {n} | {len(common)} | {ma:.2f} | {mb:.2f} | {mb - ma:+.2f} |")
+        if n == min(k[1] for k in a if k[0] == be):
+            slower += [(b[(be, n, f)][1] - a[(be, n, f)][1], be, f) for f in common
+                       if b[(be, n, f)][1] - a[(be, n, f)][1] > slower_ns]
+    print()
+    print(f"Functions at the smallest size whose overhead grew by more than {slower_ns:g} ns: " +
+          (", ".join(f"{be}/{f} (+{d:.1f} ns)" for d, be, f in sorted(slower, reverse=True)) or "none"))
+
+
 def main(path):
     times, ctx, split = load(path)
     print(f"Machine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
@@ -173,5 +208,8 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     if len(args) == 3 and args[1] == "--compare":
         compare(args[0], args[2])
+    elif args and args[0] == "--change" and "--" in args:
+        k = args.index("--")
+        change(args[1:k], args[k + 1:])
     else:
         main(args[0] if args else "overhead.json")

@@ -275,6 +275,16 @@ def upcast(a):
 WORST = []  # (relative difference float32 vs float64 in torch, case name)
 
 
+def optional_attrs(attrs):
+    """ops.def's optional fields: the cases below spell one as has_<name> and <name>; the
+    fixture holds <name>, or null when absent."""
+    attrs = dict(attrs)
+    for key in [k for k in attrs if k.startswith("has_")]:
+        if not attrs.pop(key):
+            attrs[key[4:]] = None
+    return attrs
+
+
 def add_case(name, op, aset, attrs, inputs, fn, specs=None, rtol=None, check32=True):
     """specs: one spec function per output (default LIN for floating outputs)."""
     outs = output_specs(fn, inputs)
@@ -300,7 +310,7 @@ def add_case(name, op, aset, attrs, inputs, fn, specs=None, rtol=None, check32=T
             if d > 2e-5:
                 print("warning: %s: torch float32 vs float64 differ by %.2e (relative to the largest)" % (name, d),
                       file=sys.stderr)
-    c = {"name": name, "op": op, "set": aset, "attrs": attrs,
+    c = {"name": name, "op": op, "set": aset, "attrs": optional_attrs(attrs),
          "inputs": [enc(a) for a in inputs],
          "cotangents": [None if x is None else {k: enc(v) for k, v in x.items()} for x in cots],
          "expected": [None if e is None else enc(e, exact=False) for e in expected]}

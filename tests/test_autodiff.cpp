@@ -211,89 +211,69 @@ TEST_P(Autodiff, ElementwiseBinaryRulesMatchFiniteDifferencesWithBroadcasting) {
 TEST_P(Autodiff, StructureAndReductionRulesMatchFiniteDifferences) {
   Array x = to_current(arr({2, 3, 4}, -2, 2, 11));
   auto reduce = [&](OpId op, ivy::Dims axes, bool keepdims) {
-    Attrs a;
-    if (op == OpId::sum || op == OpId::prod) {
-      ivy::attr::reduce_acc v(a);
-      v.axes = axes, v.has_axes = !axes.empty(), v.keepdims = keepdims;
-    } else if (op == OpId::var || op == OpId::std) {
-      ivy::attr::reduce_var v(a);
-      v.axes = axes, v.has_axes = !axes.empty(), v.keepdims = keepdims, v.correction = 1;
-    } else {
-      ivy::attr::reduce v(a);
-      v.axes = axes, v.has_axes = !axes.empty(), v.keepdims = keepdims;
-    }
-    return a;
+    std::optional<ivy::Dims> ax;  // none: every axis
+    if (!axes.empty()) ax = axes;
+    if (op == OpId::sum || op == OpId::prod) return Attrs(ivy::attr::reduce_acc{.axes = ax, .keepdims = keepdims});
+    if (op == OpId::var || op == OpId::std)
+      return Attrs(ivy::attr::reduce_var{.axes = ax, .keepdims = keepdims, .correction = 1});
+    return Attrs(ivy::attr::reduce{.axes = ax, .keepdims = keepdims});
   };
   for (OpId op : {OpId::sum, OpId::prod, OpId::mean, OpId::max, OpId::min, OpId::var, OpId::std})
     for (const ivy::Dims& axes : {ivy::Dims{}, ivy::Dims{1}, ivy::Dims{0, 2}})
       for (bool keep : {false, true})
         check_against_finite_differences({std::string(ivy::op_info(op).name), op, {x}, reduce(op, axes, keep), {}});
   {
-    Attrs a;
-    ivy::attr::reshape(a).shape = ivy::Shape{4, 6};
+    Attrs a = ivy::attr::reshape{.shape = ivy::Shape{4, 6}};
     check_against_finite_differences({"reshape", OpId::reshape, {x}, a, {}});
   }
   {
-    Attrs a;
-    ivy::attr::permute_dims(a).axes = ivy::Dims{2, 0, 1};
+    Attrs a = ivy::attr::permute_dims{.axes = ivy::Dims{2, 0, 1}};
     check_against_finite_differences({"permute_dims", OpId::permute_dims, {x}, a, {}});
   }
   {
-    Attrs a;
-    ivy::attr::broadcast_to(a).shape = ivy::Shape{3, 2, 3, 4};
+    Attrs a = ivy::attr::broadcast_to{.shape = ivy::Shape{3, 2, 3, 4}};
     check_against_finite_differences({"broadcast_to", OpId::broadcast_to, {x}, a, {}});
   }
   {
-    Attrs a;
-    ivy::attr::flip(a).axes = ivy::Dims{0, 2};
+    Attrs a = ivy::attr::flip{.axes = ivy::Dims{0, 2}};
     check_against_finite_differences({"flip", OpId::flip, {x}, a, {}});
   }
   {
-    Attrs a;
-    ivy::attr::roll v(a);
+    ivy::attr::roll v;
     v.shifts = ivy::Dims{1, -2};
     v.axes = ivy::Dims{1, 2};
-    v.has_axes = true;
-    check_against_finite_differences({"roll", OpId::roll, {x}, a, {}});
-    Attrs flat;
-    ivy::attr::roll(flat).shifts = ivy::Dims{5};
+    check_against_finite_differences({"roll", OpId::roll, {x}, v, {}});
+    Attrs flat = ivy::attr::roll{.shifts = ivy::Dims{5}};
     check_against_finite_differences({"roll flat", OpId::roll, {x}, flat, {}});
   }
   {
-    Attrs a;
-    ivy::attr::tile(a).reps = ivy::Dims{2, 1, 2};
+    Attrs a = ivy::attr::tile{.reps = ivy::Dims{2, 1, 2}};
     check_against_finite_differences({"tile", OpId::tile, {x}, a, {}});
   }
   {
-    Attrs a;
-    ivy::attr::repeat v(a);
+    ivy::attr::repeat v;
     v.repeats = ivy::Dims{2, 0, 3};
-    v.has_axis = true;
     v.axis = 1;
-    check_against_finite_differences({"repeat per element", OpId::repeat, {x}, a, {}});
-    Attrs b;
-    ivy::attr::repeat(b).repeats = ivy::Dims{2};
+    check_against_finite_differences({"repeat per element", OpId::repeat, {x}, v, {}});
+    Attrs b = ivy::attr::repeat{.repeats = ivy::Dims{2}};
     check_against_finite_differences({"repeat flat", OpId::repeat, {x}, b, {}});
   }
   {
-    Attrs a;
-    ivy::attr::one_axis(a).axis = 1;
+    Attrs a = ivy::attr::one_axis{.axis = 1};
     Array y = to_current(arr({2, 2, 4}, -1, 1, 12));
     check_against_finite_differences({"concat", OpId::concat, {x, y}, a, {}});
   }
   {
-    Attrs a;
-    ivy::attr::slice v(a);
+    ivy::attr::slice v;
     v.start = ivy::Dims{1, 2, 0};
     v.stop = ivy::Dims{2, 0, 4};
     v.step = ivy::Dims{1, -1, 2};
-    check_against_finite_differences({"strided_slice", OpId::strided_slice, {x}, a, {}});
+    check_against_finite_differences({"strided_slice", OpId::strided_slice, {x}, v, {}});
     Array upd = to_current(arr({1, 2, 2}, -1, 1, 13));
-    check_against_finite_differences({"slice_update", OpId::slice_update, {x, upd}, a, {}});
+    check_against_finite_differences({"slice_update", OpId::slice_update, {x, upd}, v, {}});
   }
   {
-    Attrs a;
-    ivy::attr::one_axis(a).axis = 2;
+    Attrs a = ivy::attr::one_axis{.axis = 2};
     Array idx = to_current(ivy::asarray({3, 0, 3, 1}, ivy::int64));
     check_against_finite_differences({"take", OpId::take, {x, idx}, a, {}});
     Array along = to_current(ivy::remainder(ivy::reshape(ivy::arange(0, 2 * 3 * 5, 1, ivy::int64), {2, 3, 5}), 4));
@@ -305,29 +285,25 @@ TEST_P(Autodiff, StructureAndReductionRulesMatchFiniteDifferences) {
     check_against_finite_differences({"index_put_flat", OpId::index_put_flat, {x, pos, vals}, Attrs{}, {}});
   }
   {
-    Attrs a;
-    ivy::attr::sort v(a);
+    ivy::attr::sort v;
     v.axis = 1;
     v.descending = true;
     v.stable = true;
-    check_against_finite_differences({"sort", OpId::sort, {x}, a, {}});
+    check_against_finite_differences({"sort", OpId::sort, {x}, v, {}});
   }
   for (bool initial : {false, true})
     for (OpId op : {OpId::cumulative_sum, OpId::cumulative_prod}) {
-      Attrs a;
-      ivy::attr::cumulative v(a);
+      ivy::attr::cumulative v;
       v.axis = 2;
       v.include_initial = initial;
-      check_against_finite_differences({std::string(ivy::op_info(op).name), op, {x}, a, {}});
+      check_against_finite_differences({std::string(ivy::op_info(op).name), op, {x}, v, {}});
     }
   {
     Array m = to_current(arr({2, 4, 3}, -1, 1, 15));
     for (std::int64_t k : {-1, 0, 2}) {
-      Attrs a;
-      ivy::attr::diagonal(a).offset = k;
+      Attrs a = ivy::attr::diagonal{.offset = k};
       check_against_finite_differences({"diagonal", OpId::diagonal, {m}, a, {}});
-      Attrs t;
-      ivy::attr::triangle(t).k = k;
+      Attrs t = ivy::attr::triangle{.k = k};
       check_against_finite_differences({"tril", OpId::tril, {m}, t, {}});
       check_against_finite_differences({"triu", OpId::triu, {m}, t, {}});
     }
@@ -336,8 +312,7 @@ TEST_P(Autodiff, StructureAndReductionRulesMatchFiniteDifferences) {
     Array cond = to_current(ivy::asarray(std::vector<bool>{true, false, true}, ivy::Shape{3}));
     Array a = to_current(arr({2, 3}, -1, 1, 16)), b = to_current(arr({3}, -1, 1, 17));
     check_against_finite_differences({"where", OpId::where, {cond, a, b}, Attrs{}, {}});
-    Attrs c128;
-    ivy::attr::astype(c128).dtype = ivy::complex128;
+    Attrs c128 = ivy::attr::astype{.dtype = ivy::complex128};
     check_against_finite_differences({"astype", OpId::astype, {a}, c128, {}});
   }
 }
@@ -354,13 +329,11 @@ TEST_P(Autodiff, LinalgRulesMatchFiniteDifferences) {
   check_against_finite_differences({"inv", OpId::inv, {a}, Attrs{}, {}});
   check_against_finite_differences({"solve", OpId::solve, {a, b}, Attrs{}, {}});
   for (bool upper : {false, true}) {
-    Attrs c;
-    ivy::attr::cholesky(c).upper = upper;
+    Attrs c = ivy::attr::cholesky{.upper = upper};
     // a loss of the factor only sees A through its symmetric part: differentiate along
     // symmetric directions by composing with (X + X^T) / 2
     auto sym = [upper](const Array& x) {
-      Attrs at;
-      ivy::attr::cholesky(at).upper = upper;
+      Attrs at = ivy::attr::cholesky{.upper = upper};
       Array s = ivy::divide(ivy::add(x, ivy::matrix_transpose(x)), 2.0);
       return ivy::dispatch(OpId::cholesky, s, at);
     };

@@ -160,136 +160,38 @@ void set(const json& j, const char* key, DType& f) {
   if (j.contains(key)) f = ivy::dtype_from_name(j[key].get<std::string>());
 }
 
-using AttrFill = std::function<void(const json&, Attrs&)>;
-
-const std::map<std::string, AttrFill>& attr_table() {
-  static const std::map<std::string, AttrFill> t = {
-      {"none", [](const json&, Attrs&) {}},
-      {"triangle", [](const json& j, Attrs& a) { set(j, "k", ivy::attr::triangle(a).k); }},
-      {"astype", [](const json& j, Attrs& a) { set(j, "dtype", ivy::attr::astype(a).dtype); }},
-      {"reshape", [](const json& j, Attrs& a) { set(j, "shape", ivy::attr::reshape(a).shape); }},
-      {"permute_dims", [](const json& j, Attrs& a) { set(j, "axes", ivy::attr::permute_dims(a).axes); }},
-      {"broadcast_to", [](const json& j, Attrs& a) { set(j, "shape", ivy::attr::broadcast_to(a).shape); }},
-      {"flip", [](const json& j, Attrs& a) { set(j, "axes", ivy::attr::flip(a).axes); }},
-      {"roll",
-       [](const json& j, Attrs& a) {
-         ivy::attr::roll v(a);
-         set(j, "shifts", v.shifts);
-         set(j, "axes", v.axes);
-         set(j, "has_axes", v.has_axes);
-       }},
-      {"repeat",
-       [](const json& j, Attrs& a) {
-         ivy::attr::repeat v(a);
-         set(j, "repeats", v.repeats);
-         set(j, "has_axis", v.has_axis);
-         set(j, "axis", v.axis);
-       }},
-      {"tile", [](const json& j, Attrs& a) { set(j, "reps", ivy::attr::tile(a).reps); }},
-      {"one_axis", [](const json& j, Attrs& a) { set(j, "axis", ivy::attr::one_axis(a).axis); }},
-      {"slice",
-       [](const json& j, Attrs& a) {
-         ivy::attr::slice v(a);
-         set(j, "start", v.start);
-         set(j, "stop", v.stop);
-         set(j, "step", v.step);
-       }},
-      {"sort",
-       [](const json& j, Attrs& a) {
-         ivy::attr::sort v(a);
-         set(j, "axis", v.axis);
-         set(j, "descending", v.descending);
-         set(j, "stable", v.stable);
-       }},
-      {"reduce",
-       [](const json& j, Attrs& a) {
-         ivy::attr::reduce v(a);
-         set(j, "axes", v.axes);
-         set(j, "has_axes", v.has_axes);
-         set(j, "keepdims", v.keepdims);
-       }},
-      {"reduce_acc",
-       [](const json& j, Attrs& a) {
-         ivy::attr::reduce_acc v(a);
-         set(j, "axes", v.axes);
-         set(j, "has_axes", v.has_axes);
-         set(j, "keepdims", v.keepdims);
-         set(j, "dtype", v.dtype);
-         set(j, "has_dtype", v.has_dtype);
-       }},
-      {"reduce_var",
-       [](const json& j, Attrs& a) {
-         ivy::attr::reduce_var v(a);
-         set(j, "axes", v.axes);
-         set(j, "has_axes", v.has_axes);
-         set(j, "keepdims", v.keepdims);
-         set(j, "correction", v.correction);
-       }},
-      {"cumulative",
-       [](const json& j, Attrs& a) {
-         ivy::attr::cumulative v(a);
-         set(j, "axis", v.axis);
-         set(j, "include_initial", v.include_initial);
-         set(j, "dtype", v.dtype);
-         set(j, "has_dtype", v.has_dtype);
-       }},
-      {"diagonal", [](const json& j, Attrs& a) { set(j, "offset", ivy::attr::diagonal(a).offset); }},
-      {"cholesky", [](const json& j, Attrs& a) { set(j, "upper", ivy::attr::cholesky(a).upper); }},
-      {"svd", [](const json& j, Attrs& a) { set(j, "full_matrices", ivy::attr::svd(a).full_matrices); }},
-      {"qr", [](const json& j, Attrs& a) { set(j, "complete", ivy::attr::qr(a).complete); }},
-      {"fft",
-       [](const json& j, Attrs& a) {
-         ivy::attr::fft v(a);
-         set(j, "axes", v.axes);
-         set(j, "lengths", v.lengths);
-         set(j, "norm", v.norm);
-         set(j, "inverse", v.inverse);
-       }},
-      {"conv",
-       [](const json& j, Attrs& a) {
-         ivy::attr::conv v(a);
-         set(j, "strides", v.strides);
-         set(j, "padding", v.padding);
-         set(j, "dilations", v.dilations);
-         set(j, "groups", v.groups);
-         set(j, "spatial", v.spatial);
-       }},
-      {"layer_norm",
-       [](const json& j, Attrs& a) {
-         ivy::attr::layer_norm v(a);
-         set(j, "axis", v.axis);
-         set(j, "eps", v.eps);
-       }},
-      {"pool",
-       [](const json& j, Attrs& a) {
-         ivy::attr::pool v(a);
-         set(j, "window", v.window);
-         set(j, "strides", v.strides);
-         set(j, "padding", v.padding);
-         set(j, "dilations", v.dilations);
-       }},
-  };
-  return t;
+void set(const json& j, const char* key, ivy::Scalar& f) {
+  if (!j.contains(key)) return;
+  const json& v = j[key];
+  if (v.is_boolean()) f = ivy::Scalar(v.get<bool>());
+  else if (v.is_number_integer()) f = ivy::Scalar(v.get<std::int64_t>());
+  else f = ivy::Scalar(v.get<double>());
+}
+template <class T>
+void set(const json& j, const char* key, std::optional<T>& f) {  // null: absent
+  if (!j.contains(key)) return;
+  if (j[key].is_null()) f.reset();
+  else set(j, key, f.emplace());
 }
 
-// The case's attributes; throws when the set is not the primitive's, has no entry in the
-// table, or the object names a field the set does not have.
+// The case's attributes: the primitive's set with the fields the object names; throws when
+// the set is not the primitive's or the object names a field the set does not have.
 Attrs make_attrs(OpId op, const json& c) {
   const ivy::OpInfo& info = ivy::op_info(op);
   const std::string set_name = c.at("set").get<std::string>();
   if (set_name != info.attr_set)
     throw std::invalid_argument("attribute set '" + set_name + "', but " + info.name + " takes '" + info.attr_set + "'");
-  auto fill = attr_table().find(set_name);
-  if (fill == attr_table().end()) throw std::invalid_argument("no attribute filler for set '" + set_name + "'");
   const json& j = c.at("attrs");
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool known = false;
     for (const ivy::AttrField* f = info.attrs; f && f->name; ++f) known |= it.key() == f->name;
     if (!known) throw std::invalid_argument("set '" + set_name + "' has no field '" + it.key() + "'");
   }
-  Attrs a;
-  fill->second(j, a);
-  return a;
+  return ivy::visit_attr_set(info.set, [&]<class S>(std::type_identity<S>) {
+    S s;
+    S::for_each(s, [&](const ivy::AttrField& f, auto& v) { set(j, f.name, v); });
+    return Attrs(s);
+  });
 }
 
 // ------------------------------------------------------------------ comparison

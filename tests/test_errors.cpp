@@ -484,23 +484,22 @@ TEST_P(Errors, Fft) {
   for (ivy::OpId op : {ivy::OpId::fft_c2c, ivy::OpId::fft_r2c, ivy::OpId::fft_c2r}) {
     const Array& x = op == ivy::OpId::fft_r2c ? r : c;
     const std::string name = ivy::op_info(op).name;
-    ivy::Attrs a;
-    ivy::attr::fft v(a);
+    ivy::attr::fft v;
     v.axes = ivy::Dims{1};
     v.lengths = ivy::Dims{};
-    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // lengths and axes differ in number
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, v), name);  // lengths and axes differ in number
     v.lengths = ivy::Dims{0};
-    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // a zero length
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, v), name);  // a zero length
     v.axes = ivy::Dims{2};
     v.lengths = ivy::Dims{4};
-    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // axis out of range
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, v), name);  // axis out of range
     v.axes = ivy::Dims{1, 1};
     v.lengths = ivy::Dims{4, 4};
-    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // repeated axis
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, v), name);  // repeated axis
     v.axes = ivy::Dims{1};
     v.lengths = ivy::Dims{4};
     v.norm = 3;
-    EXPECT_IVY_ERROR(ivy::dispatch(op, x, a), name);  // norm code
+    EXPECT_IVY_ERROR(ivy::dispatch(op, x, v), name);  // norm code
   }
 }
 

@@ -58,39 +58,39 @@ bool plain_scalar(const ivy::Scalar& s) {
 
 // The attributes of `op`'s set in a and b are the same (scalars and floats by their bits);
 // when no scalar holds NaN or an out-of-range value, the Attrs compare equal too.
-void expect_same_attrs(ivy::OpId op, const ivy::Attrs& a, const ivy::Attrs& b, const std::string& where) {
-  using ivy::AttrType;
-  const ivy::AttrField* f = ivy::op_info(op).attrs;
-  bool plain = true;
-  for (int i = 0; f[i].name; ++i) {
-    const std::string at = where + " attribute " + f[i].name;
-    switch (f[i].type) {
-      case AttrType::Int:
-        EXPECT_EQ(ivy::attr_value<AttrType::Int>(a, f, i), ivy::attr_value<AttrType::Int>(b, f, i)) << at;
-        break;
-      case AttrType::Bool:
-        EXPECT_EQ(ivy::attr_value<AttrType::Bool>(a, f, i), ivy::attr_value<AttrType::Bool>(b, f, i)) << at;
-        break;
-      case AttrType::Float: {
-        const double x = ivy::attr_value<AttrType::Float>(a, f, i), y = ivy::attr_value<AttrType::Float>(b, f, i);
-        EXPECT_TRUE(same_bits(x, y)) << at << ": " << x << " vs " << y;
-        plain = plain && !std::isnan(x);
-        break;
-      }
-      case AttrType::Scalar: {
-        const ivy::Scalar& x = ivy::attr_value<AttrType::Scalar>(a, f, i);
-        EXPECT_TRUE(same_scalar(x, ivy::attr_value<AttrType::Scalar>(b, f, i))) << at << ": " << x.str();
-        plain = plain && plain_scalar(x);
-        break;
-      }
-      case AttrType::Ints:
-        EXPECT_EQ(ivy::attr_value<AttrType::Ints>(a, f, i), ivy::attr_value<AttrType::Ints>(b, f, i)) << at;
-        break;
-      case AttrType::DType:
-        EXPECT_EQ(ivy::attr_value<AttrType::DType>(a, f, i), ivy::attr_value<AttrType::DType>(b, f, i)) << at;
-        break;
-    }
+// One field of both sets; `plain` turns false where == cannot be expected to hold.
+template <class T>
+void expect_same_field(const T& x, const T& y, const std::string& at, bool& plain) {
+  if constexpr (std::is_same_v<T, double>) {
+    EXPECT_TRUE(same_bits(x, y)) << at << ": " << x << " vs " << y;
+    plain = plain && !std::isnan(x);
+  } else if constexpr (std::is_same_v<T, ivy::Scalar>) {
+    EXPECT_TRUE(same_scalar(x, y)) << at << ": " << x.str();
+    plain = plain && plain_scalar(x);
+  } else {
+    EXPECT_EQ(x, y) << at;
   }
+}
+template <class T>
+void expect_same_field(const std::optional<T>& x, const std::optional<T>& y, const std::string& at, bool& plain) {
+  ASSERT_EQ(x.has_value(), y.has_value()) << at;
+  if (x) expect_same_field(*x, *y, at, plain);
+}
+
+void expect_same_attrs(ivy::OpId op, const ivy::Attrs& a, const ivy::Attrs& b, const std::string& where) {
+  ASSERT_EQ(a.set(), ivy::op_info(op).set) << where;
+  ASSERT_EQ(b.set(), a.set()) << where;
+  bool plain = true;
+  ivy::visit_attr_set(a.set(), [&]<class S>(std::type_identity<S>) {
+    const S& sb = b.get<S>();
+    S::for_each(a.get<S>(), [&](const ivy::AttrField& f, const auto& x) {
+      // the same field of b: walk b's set to the field of the same name
+      S::for_each(sb, [&](const ivy::AttrField& g, const auto& y) {
+        if constexpr (std::is_same_v<decltype(x), decltype(y)>)
+          if (&g == &f) expect_same_field(x, y, where + " attribute " + f.name, plain);
+      });
+    });
+  });
   if (plain) {
     EXPECT_TRUE(a == b) << where;
   }
@@ -363,23 +363,21 @@ TEST(GraphIO, ScalarAndFloatAttributesKeepTheirBits) {
   g.values.push_back({ivy::Shape{3}, ivy::float64, -1, {}});
   g.input_ids.push_back(0);
   for (const ivy::Scalar& s : scalars) {
-    ivy::Attrs a;
-    ivy::attr::full w(a);
+    ivy::attr::full w;
     w.shape = ivy::Dims{2};
     w.value = s;
     w.dtype = s.kind == ivy::Scalar::Complex ? ivy::complex128 : ivy::float64;
     const int id = static_cast<int>(g.values.size());
     g.values.push_back({ivy::Shape{2}, w.dtype, -1, {}});
-    g.nodes.push_back({ivy::OpId::full, a, {}, {id}});
+    g.nodes.push_back({ivy::OpId::full, w, {}, {id}});
     g.output_ids.push_back(id);
   }
   for (double corr : corrections) {
-    ivy::Attrs a;
-    ivy::attr::reduce_var w(a);
+    ivy::attr::reduce_var w;
     w.correction = corr;
     const int id = static_cast<int>(g.values.size());
     g.values.push_back({ivy::Shape{}, ivy::float64, -1, {}});
-    g.nodes.push_back({ivy::OpId::var, a, {0}, {id}});
+    g.nodes.push_back({ivy::OpId::var, w, {0}, {id}});
     g.output_ids.push_back(id);
   }
   g.rebuild_uses();
@@ -486,7 +484,8 @@ TEST(GraphIO, RejectsSemanticCorruptions) {
   };
   std::vector<Case> cases = {
       {"wrong format", "format is \"onnx\"", [](ojson& j) { j["format"] = "onnx"; }},
-      {"wrong version", "version 2 is not supported", [](ojson& j) { j["version"] = 2; }},
+      {"wrong version", "version 3 is not supported", [](ojson& j) { j["version"] = 3; }},
+      {"version 0", "version 0 is not supported", [](ojson& j) { j["version"] = 0; }},
       {"version as string", "version is a string", [](ojson& j) { j["version"] = "1"; }},
       {"missing nodes", "missing field 'nodes'", [](ojson& j) { j.erase("nodes"); }},
       {"extra field", "unexpected field 'extra'", [](ojson& j) { j["extra"] = 1; }},
@@ -699,6 +698,40 @@ TEST(GraphIO, SaveAndLoadFiles) {
   EXPECT_THROW(ivy::save_graph(s.g, ""), ivy::ValueError);
   for (const std::string& e : dir_entries(dir)) std::remove((dir + "/" + e).c_str());
   ::rmdir(dir.c_str());
+}
+
+// Optional attributes are null when absent; version 1 files spelled them as has_<name> plus
+// a value, and still load.
+TEST(GraphIO, OptionalAttributesAndVersionOneFiles) {
+  auto doc = [](int version, const std::string& attrs) {
+    return "{\"format\":\"ivy-graph\",\"version\":" + std::to_string(version) +
+           ",\"values\":[{\"shape\":[2,3],\"dtype\":\"float64\"},{\"shape\":[3],\"dtype\":\"float64\"}],"
+           "\"inputs\":[0],\"outputs\":[1],\"constants\":[],"
+           "\"nodes\":[{\"op\":\"sum\",\"inputs\":[0],\"outputs\":[1],\"attrs\":" + attrs + "}]}";
+  };
+  const Array x = ivy::reshape(ivy::asarray({1.0, 2.0, 3.0, 4.0, 5.0, 6.0}), {2, 3});
+  // version 2: axes [0], dtype absent
+  Graph g2 = ivy::graph_from_json(doc(2, R"({"axes":[0],"keepdims":false,"dtype":null})"));
+  const auto& s2 = g2.nodes[0].attrs.get<ivy::attr::reduce_acc>();
+  ASSERT_TRUE(s2.axes.has_value());
+  EXPECT_EQ(*s2.axes, (ivy::Dims{0}));
+  EXPECT_FALSE(s2.dtype.has_value());
+  EXPECT_NE(ivy::graph_to_json(g2, -1).find("\"dtype\":null"), std::string::npos);
+  const std::vector<double> want = {5.0, 7.0, 9.0};
+  EXPECT_EQ(g2.run({x})[0].to_vector<double>(), want);
+  // version 1: the flags decide, the values of absent fields are ignored
+  Graph g1 = ivy::graph_from_json(
+      doc(1, R"({"axes":[0],"has_axes":true,"keepdims":false,"dtype":"float32","has_dtype":false})"));
+  EXPECT_EQ(g1.nodes[0].attrs, g2.nodes[0].attrs);
+  // and a version 1 file that lacks a flag, or a version 2 file that has one, is refused
+  EXPECT_THROW(ivy::graph_from_json(doc(1, R"({"axes":[0],"keepdims":false,"dtype":"float32","has_dtype":false})")),
+               ivy::ValueError);
+  try {
+    ivy::graph_from_json(doc(2, R"({"axes":[0],"has_axes":true,"keepdims":false,"dtype":null})"));
+    ADD_FAILURE() << "accepted has_axes in version 2";
+  } catch (const ivy::ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown attribute 'has_axes'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(GraphIO, WritersRejectMalformedGraphs) {

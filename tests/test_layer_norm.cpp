@@ -23,12 +23,11 @@ std::vector<std::string> backend_names() {
   return n;
 }
 
-ivy::Attrs ln_attrs(std::int64_t axis, double eps) {
-  ivy::Attrs a;
-  ivy::attr::layer_norm v(a);
+ivy::attr::layer_norm ln_attrs(std::int64_t axis, double eps) {
+  ivy::attr::layer_norm v;
   v.axis = axis;
   v.eps = eps;
-  return a;
+  return v;
 }
 std::vector<Array> layer_norm_prim(const Array& x, std::int64_t axis, double eps) {
   return ivy::dispatch_multi(ivy::OpId::layer_norm, std::span<const Array>(&x, 1), ln_attrs(axis, eps));

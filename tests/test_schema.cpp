@@ -2,6 +2,7 @@
 // graph's def-use information.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <thread>
@@ -13,54 +14,99 @@ namespace {
 
 using ivy::Array;
 using ivy::Attrs;
+using ivy::AttrsRef;
 using ivy::OpId;
 
-TEST(Schema, ViewsWriteAndReadTheirOwnFields) {
-  Attrs a;
-  ivy::attr::sort w(a);
+// f throws an ivy::Error whose message contains every one of `parts`.
+template <class F>
+void expect_error_with(F&& f, std::initializer_list<const char*> parts) {
+  try {
+    f();
+  } catch (const ivy::Error& e) {
+    for (const char* p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what() << " lacks " << p;
+    return;
+  }
+  ADD_FAILURE() << "did not throw";
+}
+
+TEST(Schema, SetsAreStructsWithTheirOwnFields) {
+  ivy::attr::sort w;
   w.axis = -1 + 3;
   w.descending = true;
-  const Attrs& c = a;
-  EXPECT_EQ(ivy::attr::sort(c).axis, 2);
-  EXPECT_TRUE(ivy::attr::sort(c).descending);
-  EXPECT_FALSE(ivy::attr::sort(c).stable);
-  // every field of a set has its own slot: writing one leaves the others alone
-  Attrs b;
-  ivy::attr::reduce_acc r(b);
-  r.axes = ivy::Dims{0, 2};
-  r.has_axes = true;
-  r.dtype = ivy::float64;
+  ivy::AttrsRef c = w;
+  EXPECT_EQ(c.set(), ivy::AttrSet::sort);
+  EXPECT_EQ(c.get<ivy::attr::sort>().axis, 2);
+  EXPECT_TRUE(c.get<ivy::attr::sort>().descending);
+  EXPECT_FALSE(c.get<ivy::attr::sort>().stable);
+  EXPECT_EQ(&c.get<ivy::attr::sort>(), &w);  // a reference, not a copy
+  // optional fields start absent; the defaults of ops.def's types
+  ivy::attr::reduce_acc r;
+  EXPECT_FALSE(r.axes.has_value());
+  EXPECT_FALSE(r.dtype.has_value());
   EXPECT_FALSE(r.keepdims);
-  EXPECT_FALSE(r.has_dtype);
-  EXPECT_EQ(r.axes, (ivy::Dims{0, 2}));
-  Attrs f;
-  ivy::attr::fft v(f);
-  v.axes = ivy::Dims{1};
-  v.lengths = ivy::Dims{8};
-  v.norm = 2;
-  EXPECT_EQ(ivy::attr::fft(std::as_const(f)).axes, (ivy::Dims{1}));
-  EXPECT_EQ(ivy::attr::fft(std::as_const(f)).lengths, (ivy::Dims{8}));
+  EXPECT_EQ(ivy::attr::astype{}.dtype, ivy::float32);
+  EXPECT_EQ(ivy::attr::reduce_acc::kCount, 3);
+  EXPECT_TRUE(ivy::attr::reduce_acc::kFields[0].optional);
+  EXPECT_FALSE(ivy::attr::reduce_acc::kFields[1].optional);
+  // reading as another set is an error naming both
+  expect_error_with([&] { (void)c.get<ivy::attr::reduce>(); }, {"[Attrs]", "'sort'", "'reduce'"});
+}
+
+TEST(Schema, OwnedAttrsKeepEachSetAtItsOwnSize) {
+  // small sets inside the handle, large ones in a block of their own size
+  static_assert(sizeof(ivy::Attrs) <= 64);
+  static_assert(sizeof(ivy::attr::sort) <= ivy::Attrs::kInlineBytes);
+  static_assert(sizeof(ivy::attr::conv) > ivy::Attrs::kInlineBytes);
+  ivy::attr::conv cv;
+  cv.strides = ivy::Dims{2, 2};
+  cv.groups = 3;
+  Attrs a = cv;
+  EXPECT_EQ(a.set(), ivy::AttrSet::conv);
+  EXPECT_NE(&a.get<ivy::attr::conv>(), &cv);
+  Attrs b = a;  // copies
+  EXPECT_EQ(a, b);
+  b.get<ivy::attr::conv>().groups = 4;
+  EXPECT_FALSE(a == b);
+  EXPECT_EQ(a.get<ivy::attr::conv>().groups, 3);
+  Attrs moved = std::move(b);  // takes the block; the source holds the empty set
+  EXPECT_EQ(moved.get<ivy::attr::conv>().groups, 4);
+  EXPECT_EQ(b.set(), ivy::AttrSet::none);  // NOLINT(bugprone-use-after-move)
+  ivy::attr::sort s{.axis = 1, .descending = true, .stable = false};
+  Attrs small = s;
+  Attrs small2 = std::move(small);
+  EXPECT_EQ(small2.get<ivy::attr::sort>().axis, 1);
+  small2 = moved;  // assignment across sets
+  EXPECT_EQ(small2, moved);
+  EXPECT_EQ(ivy::AttrsRef(small2), ivy::AttrsRef(moved));
+  // equal fields in different sets are different attributes
+  EXPECT_FALSE(ivy::AttrsRef(ivy::attr::triangle{.k = 1}) == ivy::AttrsRef(ivy::attr::diagonal{.offset = 1}));
+  EXPECT_TRUE(ivy::AttrsRef(ivy::attr::triangle{.k = 1}) == ivy::AttrsRef(ivy::attr::triangle{.k = 1}));
+}
+
+TEST(Schema, DispatchRefusesAnotherPrimitivesSet) {
+  Array x = ivy::asarray({3.0, 1.0, 2.0});
+  ivy::attr::triangle t{.k = 0};
+  expect_error_with([&] { ivy::dispatch(OpId::sort, x, t); }, {"[sort]", "'sort'", "'triangle'"});
+  expect_error_with([&] { ivy::dispatch(OpId::negative, x, t); }, {"[negative]", "'none'", "'triangle'"});
 }
 
 TEST(Schema, AttributesPrintByName) {
-  Attrs a;
-  ivy::attr::sort w(a);
+  ivy::attr::sort w;
   w.axis = 1;
   w.descending = true;
-  EXPECT_EQ(ivy::attrs_str(OpId::sort, a), "axis=1, descending=true, stable=false");
-  Attrs c;
-  ivy::attr::cumulative cv(c);
+  EXPECT_EQ(ivy::attrs_str(OpId::sort, w), "axis=1, descending=true, stable=false");
+  ivy::attr::cumulative cv;
   cv.axis = 0;
   cv.include_initial = true;
   cv.dtype = ivy::int64;
-  cv.has_dtype = true;
-  EXPECT_EQ(ivy::attrs_str(OpId::cumulative_sum, c), "axis=0, include_initial=true, dtype=int64, has_dtype=true");
-  EXPECT_EQ(ivy::attrs_str(OpId::matmul, Attrs{}), "");
-  Attrs v;
-  ivy::attr::reduce_var rv(v);
+  EXPECT_EQ(ivy::attrs_str(OpId::cumulative_sum, cv), "axis=0, include_initial=true, dtype=int64");
+  EXPECT_EQ(ivy::attrs_str(OpId::matmul, ivy::AttrsRef()), "");
+  ivy::attr::reduce_var rv;
   rv.correction = 1.5;
   rv.keepdims = true;
-  EXPECT_EQ(ivy::attrs_str(OpId::std, v), "axes=(), has_axes=false, keepdims=true, correction=1.5");
+  EXPECT_EQ(ivy::attrs_str(OpId::std, rv), "axes=none, keepdims=true, correction=1.5");
+  rv.axes = ivy::Dims{};
+  EXPECT_EQ(ivy::attrs_str(OpId::std, rv), "axes=(), keepdims=true, correction=1.5");
 }
 
 TEST(Schema, EveryPrimitiveHasARowWithASetAndProperties) {
@@ -105,7 +151,7 @@ TEST(Schema, EveryBackendHasAKernelForEveryPrimitive) {
 class CountingObserver final : public ivy::DispatchObserver {
  public:
   std::vector<std::string> seen;
-  void on_dispatch(OpId op, std::span<const Array> in, const Attrs&, std::span<const Array> out) override {
+  void on_dispatch(OpId op, std::span<const Array> in, AttrsRef, std::span<const Array> out) override {
     seen.push_back(std::string(ivy::op_info(op).name) + "/" + std::to_string(in.size()) + "/" + std::to_string(out.size()));
   }
 };
@@ -172,7 +218,7 @@ TEST(GraphSchema, PrintedGraphNamesItsAttributes) {
       x);
   const std::string s = g.str();
   EXPECT_NE(s.find("sort(%0) {axis=0, descending=true, stable=true}"), std::string::npos) << s;
-  EXPECT_NE(s.find("cumulative_sum(%0) {axis=1, include_initial=true, dtype=float32, has_dtype=false}"), std::string::npos)
+  EXPECT_NE(s.find("cumulative_sum(%0) {axis=1, include_initial=true, dtype=none}"), std::string::npos)
       << s;
   EXPECT_NE(s.find("= matmul(%1, %2) : float64(2, 3)"), std::string::npos) << s;
 }

@@ -144,8 +144,8 @@ inline Input input_as(const Array& a, DType d) {
 // A kernel `k` of one uint64 input run on its bits mapped by u64_order (labelled int64), so
 // that LibTorch's signed order is the unsigned one; the first output mapped back to uint64
 // when it holds values (sort, unique, max, min), not when indices (argsort, argmax, argmin).
-inline void u64_ordered(void (*k)(const Array*, int, const Attrs&, const OutSpec*, Array*), const Array* in,
-                        const Attrs& a, const OutSpec* spec, Array* out, bool values) {
+inline void u64_ordered(void (*k)(const Array*, int, AttrsRef, const OutSpec*, Array*), const Array* in,
+                        AttrsRef a, const OutSpec* spec, Array* out, bool values) {
   const Array tmp[1] = {handle(u64_order(tensor_of(in[0])), int64)};
   k(tmp, 1, a, spec, out);
   if (values) out[0] = handle(u64_order(tensor_of(out[0])), uint64);
@@ -275,7 +275,7 @@ void install_caching_allocator();
 
 // ---- the kernels: k_<op> for every row of ops.def (torch_backend.cpp puts them in the
 // table; one that is not defined fails the link)
-#define IVY_OP(name, ...) void k_##name(const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out);
+#define IVY_OP(name, ...) void k_##name(const Array* in, int n, AttrsRef a, const OutSpec* spec, Array* out);
 #include "ivy/ops.def"
 #undef IVY_OP
 
@@ -284,7 +284,7 @@ void install_caching_allocator();
 //   inputs `in` (`n` of them), the attributes `a`, the output specs `spec` and the outputs
 //   `out`.
 #define TORCH_KERNEL(name)                                                                             \
-  void k_##name([[maybe_unused]] const Array* in, [[maybe_unused]] int n, [[maybe_unused]] const Attrs& a, \
+  void k_##name([[maybe_unused]] const Array* in, [[maybe_unused]] int n, [[maybe_unused]] AttrsRef a, \
                 [[maybe_unused]] const OutSpec* spec, Array* out)
 // ATEN_CALL(fn, args...): LibTorch's function `fn` on the kernel's path, in a body run by
 //   run_kernel (it reads the body's `direct`): its CPU kernel where cpu_first has one on the

@@ -87,7 +87,7 @@ at::Tensor affine_draws(const at::Tensor& u, DType d, double scale, double shift
 
 TORCH_KERNEL(full) {
   run_kernel("full", in, n, [&](bool direct) {
-    const auto p = attr::full(a);
+    const auto& p = a.get<attr::full>();
     const DType d = spec[0].dtype;
     // a float fill value rounded to the dtype first, as NumPy's conversion (LibTorch refuses a
     // double beyond the type's largest value that rounds to it, or to infinity)
@@ -105,7 +105,7 @@ TORCH_KERNEL(full) {
 }
 TORCH_KERNEL(arange) {
   run_kernel("arange", in, n, [&](bool direct) {
-    const auto p = attr::arange(a);
+    const auto& p = a.get<attr::arange>();
     const auto len = spec[0].shape[0];
     at::Tensor r;
     const bool ints = p.start.kind == Scalar::Int && p.stop.kind == Scalar::Int && p.step.kind == Scalar::Int;
@@ -123,7 +123,7 @@ TORCH_KERNEL(arange) {
 }
 TORCH_KERNEL(linspace) {
   run_kernel("linspace", in, n, [&](bool direct) {
-    const auto p = attr::linspace(a);
+    const auto& p = a.get<attr::linspace>();
     DType d = spec[0].dtype;
     auto num = p.num;
     bool cplx = is_complex(d);
@@ -158,7 +158,7 @@ TORCH_KERNEL(linspace) {
 }
 TORCH_KERNEL(eye) {
   run_kernel("eye", in, n, [&](bool direct) {
-    const auto p = attr::eye(a);
+    const auto& p = a.get<attr::eye>();
     if (direct) {
       out[0] = make_array(eye_fill(spec[0].dtype, p.n_rows, p.n_cols, p.k), spec[0].dtype);
       return;
@@ -170,7 +170,7 @@ TORCH_KERNEL(eye) {
 }
 TORCH_KERNEL(random_uniform) {
   run_kernel("random_uniform", in, n, [&](bool direct) {
-    const auto p = attr::random_uniform(a);
+    const auto& p = a.get<attr::random_uniform>();
     at::Tensor u = at::rand(ref(p.shape), at::TensorOptions().dtype(at::kDouble));
     const double top = uniform_top(p.low.d, p.high.d, spec[0].dtype);
     if (direct)
@@ -184,7 +184,7 @@ TORCH_KERNEL(random_uniform) {
 }
 TORCH_KERNEL(random_normal) {
   run_kernel("random_normal", in, n, [&](bool direct) {
-    const auto p = attr::random_normal(a);
+    const auto& p = a.get<attr::random_normal>();
     auto z = at::randn(ref(p.shape), at::TensorOptions().dtype(at::kDouble));
     if (direct)
       if (at::Tensor r = affine_draws(z, spec[0].dtype, p.std.d, p.mean.d, std::numeric_limits<double>::infinity());
@@ -197,19 +197,19 @@ TORCH_KERNEL(random_normal) {
 }
 TORCH_KERNEL(randint) {
   run_kernel("randint", in, n, [&](bool) {
-    const auto p = attr::randint(a);
+    const auto& p = a.get<attr::randint>();
     at::Tensor r = at::randint(p.low.i, p.high.i, ref(p.shape), at::TensorOptions().dtype(at::kLong));
     out[0] = make_array_cast(std::move(r), spec[0].dtype);
   });
 }
 TORCH_KERNEL(tril) {
   run_kernel("tril", in, n, [&](bool direct) {
-    out[0] = make_array(ATEN_CALL(tril, tensor_of(in[0]), attr::triangle(a).k), spec[0].dtype);
+    out[0] = make_array(ATEN_CALL(tril, tensor_of(in[0]), a.get<attr::triangle>().k), spec[0].dtype);
   });
 }
 TORCH_KERNEL(triu) {
   run_kernel("triu", in, n, [&](bool direct) {
-    out[0] = make_array(ATEN_CALL(triu, tensor_of(in[0]), attr::triangle(a).k), spec[0].dtype);
+    out[0] = make_array(ATEN_CALL(triu, tensor_of(in[0]), a.get<attr::triangle>().k), spec[0].dtype);
   });
 }
 // A new array either way: the conversion already made one unless the storage type is

@@ -9,8 +9,8 @@ namespace ivy::torch_backend {
 namespace {
 
 // Apply one normalized slice per axis; negative steps select ascending then flip.
-at::Tensor slice_view(at::Tensor t, const Attrs& a, std::vector<int64_t>* flipped) {
-  const auto p = attr::slice(a);
+at::Tensor slice_view(at::Tensor t, AttrsRef a, std::vector<int64_t>* flipped) {
+  const auto& p = a.get<attr::slice>();
   for (int64_t d = 0; d < t.dim(); ++d) {
     int64_t b = p.start[d], e = p.stop[d], s = p.step[d];
     if (s > 0) {
@@ -55,7 +55,7 @@ TORCH_KERNEL(slice_update) {
 }
 TORCH_KERNEL(take) {
   run_kernel("take", in, n, [&](bool) {
-    int64_t ax = attr::one_axis(a).axis;
+    int64_t ax = a.get<attr::one_axis>().axis;
     at::Tensor x = tensor_of(in[0]);
     at::Tensor idx = norm_index(tensor_of(in[1]), x.size(ax)).reshape({-1});
     out[0] = make_array(at::index_select(x, ax, idx).reshape(ref(spec[0].shape)), spec[0].dtype);
@@ -63,7 +63,7 @@ TORCH_KERNEL(take) {
 }
 TORCH_KERNEL(take_along_axis) {
   run_kernel("take_along_axis", in, n, [&](bool) {
-    int64_t ax = attr::one_axis(a).axis;
+    int64_t ax = a.get<attr::one_axis>().axis;
     const at::Tensor& x = tensor_of(in[0]);
     at::Tensor idx = norm_index(tensor_of(in[1]), x.size(ax)).expand(ref(spec[0].shape));
     Dims xs = spec[0].shape;  // no heap vectors for the expanded shapes

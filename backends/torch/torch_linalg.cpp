@@ -31,12 +31,12 @@ TORCH_KERNEL(matmul) {
 }
 TORCH_KERNEL(diagonal) {
   run_view_kernel("diagonal", in, n, [&](bool direct) {
-    out[0] = make_array(VIEW_CALL(diagonal, tensor_of(in[0]), attr::diagonal(a).offset, -2, -1), spec[0].dtype);
+    out[0] = make_array(VIEW_CALL(diagonal, tensor_of(in[0]), a.get<attr::diagonal>().offset, -2, -1), spec[0].dtype);
   });
 }
 TORCH_KERNEL(cholesky) {
   run_kernel("cholesky", in, n, [&](bool) {
-    out[0] = make_array(at::linalg_cholesky(tensor_of(in[0]), attr::cholesky(a).upper), spec[0].dtype);
+    out[0] = make_array(at::linalg_cholesky(tensor_of(in[0]), a.get<attr::cholesky>().upper), spec[0].dtype);
   });
 }
 // On the direct path the CPU kernels the composites linalg_det and linalg_slogdet call (see
@@ -123,7 +123,7 @@ TORCH_KERNEL(eigvals) {
 }
 TORCH_KERNEL(svd) {
   run_kernel("svd", in, n, [&](bool direct) {
-    const bool full_matrices = attr::svd(a).full_matrices;
+    const bool full_matrices = a.get<attr::svd>().full_matrices;
     const at::Tensor& x = tensor_of(in[0]);
     auto [u, s, vh] = direct ? ::at::cpu::_linalg_svd(x, full_matrices, true) : at::linalg_svd(x, full_matrices);
     out[0] = make_array(std::move(u), spec[0].dtype);
@@ -140,7 +140,7 @@ TORCH_KERNEL(svdvals) {
 }
 TORCH_KERNEL(qr) {
   run_kernel("qr", in, n, [&](bool direct) {
-    const bool complete = attr::qr(a).complete;
+    const bool complete = a.get<attr::qr>().complete;
     const at::Tensor& x = tensor_of(in[0]);
     at::Tensor q, r;
     if (direct && torch_lapack::serves(x) && x.numel() > 0) torch_lapack::qr(x, complete, q, r);

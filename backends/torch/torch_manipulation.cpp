@@ -31,13 +31,13 @@ at::Tensor own_flip(const at::Tensor& x, const Dims& axes) {
 // roll of a contiguous CPU tensor, flattened or along one axis, on the direct path: two
 // memcpy's per row (cpu::strided::roll_rows, the xtensor backend's), where LibTorch's roll
 // gathers.
-at::Tensor roll_copy(const at::Tensor& x, const attr::roll<const Attrs>& p) {
+at::Tensor roll_copy(const at::Tensor& x, const attr::roll& p) {
   if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || x.is_conj() || p.shifts.size() != 1 || x.numel() == 0)
     return {};
   std::int64_t outer = 1, len = x.numel(), inner = 1;
-  if (p.has_axes) {
-    if (p.axes.size() != 1) return {};
-    const std::int64_t ax = p.axes[0] < 0 ? p.axes[0] + x.dim() : p.axes[0];
+  if (p.axes) {
+    if (p.axes->size() != 1) return {};
+    const std::int64_t ax = (*p.axes)[0] < 0 ? (*p.axes)[0] + x.dim() : (*p.axes)[0];
     len = x.size(ax);
     for (std::int64_t d = 0; d < x.dim(); ++d)
       if (d < ax) outer *= x.size(d);
@@ -104,18 +104,18 @@ TORCH_KERNEL(reshape) {
 }
 TORCH_KERNEL(permute_dims) {
   run_view_kernel("permute_dims", in, n, [&](bool direct) {
-    out[0] = make_array(VIEW_CALL(permute, tensor_of(in[0]), ref(attr::permute_dims(a).axes)), spec[0].dtype);
+    out[0] = make_array(VIEW_CALL(permute, tensor_of(in[0]), ref(a.get<attr::permute_dims>().axes)), spec[0].dtype);
   });
 }
 TORCH_KERNEL(broadcast_to) {
   run_view_kernel("broadcast_to", in, n, [&](bool direct) {
-    out[0] = make_array(VIEW_CALL(expand, tensor_of(in[0]), ref(attr::broadcast_to(a).shape)), spec[0].dtype);
+    out[0] = make_array(VIEW_CALL(expand, tensor_of(in[0]), ref(a.get<attr::broadcast_to>().shape)), spec[0].dtype);
   });
 }
 TORCH_KERNEL(flip) {
   run_kernel("flip", in, n, [&](bool direct) {
     const at::Tensor& x = tensor_of(in[0]);
-    const Dims& axes = attr::flip(a).axes;
+    const Dims& axes = a.get<attr::flip>().axes;
     if (direct && x.device().is_cpu() && x.is_contiguous() && !x.is_neg() && !x.is_conj() && x.layout() == at::kStrided)
       out[0] = make_array(own_flip(x, axes), spec[0].dtype);
     else
@@ -124,21 +124,21 @@ TORCH_KERNEL(flip) {
 }
 TORCH_KERNEL(roll) {
   run_kernel("roll", in, n, [&](bool direct) {
-    const auto p = attr::roll(a);
+    const auto& p = a.get<attr::roll>();
     if (direct)
       if (at::Tensor r = roll_copy(tensor_of(in[0]), p); r.defined()) {
         out[0] = make_array(std::move(r), spec[0].dtype);
         return;
       }
-    out[0] = make_array(ATEN_CALL(roll, tensor_of(in[0]), ref(p.shifts), ref(p.axes)), spec[0].dtype);
+    out[0] = make_array(ATEN_CALL(roll, tensor_of(in[0]), ref(p.shifts), p.axes ? ref(*p.axes) : c10::IntArrayRef()), spec[0].dtype);
   });
 }
 TORCH_KERNEL(repeat) {
   run_kernel("repeat", in, n, [&](bool) {
-    const auto p = attr::repeat(a);
-    at::Tensor x = p.has_axis ? tensor_of(in[0]) : tensor_of(in[0]).reshape({-1});
+    const auto& p = a.get<attr::repeat>();
+    at::Tensor x = p.axis ? tensor_of(in[0]) : tensor_of(in[0]).reshape({-1});
     if (x.dim() == 0) x = x.reshape({1});
-    int64_t axis = p.has_axis ? p.axis : 0;
+    int64_t axis = p.axis ? *p.axis : 0;
     at::Tensor r = p.repeats.size() == 1 ? at::repeat_interleave(x, p.repeats[0], axis)
                                          : at::repeat_interleave(x, at::tensor(ref(p.repeats), at::kLong), axis);
     out[0] = make_array(std::move(r), spec[0].dtype);
@@ -148,7 +148,7 @@ TORCH_KERNEL(repeat) {
 TORCH_KERNEL(tile) {
   run_kernel("tile", in, n, [&](bool direct) {
     const at::Tensor& x = tensor_of(in[0]);
-    const Dims& tile_reps = attr::tile(a).reps;
+    const Dims& tile_reps = a.get<attr::tile>().reps;
     c10::SmallVector<int64_t, 8> reps(tile_reps.begin(), tile_reps.end());
     if (static_cast<int64_t>(reps.size()) < x.dim())
       reps.insert(reps.begin(), x.dim() - static_cast<int64_t>(reps.size()), 1);
@@ -160,7 +160,7 @@ TORCH_KERNEL(concat) {
     c10::SmallVector<at::Tensor, 8> ts;  // inline for up to 8 inputs (no heap list)
     ts.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) ts.push_back(*input_as(in[i], spec[0].dtype));
-    const std::int64_t axis = attr::one_axis(a).axis;
+    const std::int64_t axis = a.get<attr::one_axis>().axis;
     if (direct) {
       at::Tensor r = concat_copy(ts, axis, spec[0].shape);
       if (r.defined()) {

@@ -47,7 +47,7 @@ at::Tensor padded_input(const at::Tensor& x, const Dims& padding, double fill, s
 
 TORCH_KERNEL(conv) {
   run_kernel("conv", in, n, [&](bool) {
-    const auto p = attr::conv(a);
+    const auto& p = a.get<attr::conv>();
     std::vector<int64_t> pad;
     at::Tensor x = padded_input(tensor_of(in[0]), p.padding, 0.0, &pad);
     at::Tensor y = at::convolution(x, tensor_of(in[1]), c10::nullopt, ref(p.strides), pad, ref(p.dilations), false,
@@ -61,7 +61,7 @@ TORCH_KERNEL(conv) {
 // padding is cut off. (LibTorch's transposed convolution computes the same, far slower.)
 TORCH_KERNEL(conv_transpose) {
   run_kernel("conv_transpose", in, n, [&](bool) {
-    const auto p = attr::conv(a);
+    const auto& p = a.get<attr::conv>();
     const at::Tensor& gy = tensor_of(in[0]);
     const at::Tensor& w = tensor_of(in[1]);
     const std::size_t d = p.strides.size();
@@ -85,7 +85,7 @@ TORCH_KERNEL(conv_transpose) {
 
 TORCH_KERNEL(conv_weight_grad) {
   run_kernel("conv_weight_grad", in, n, [&](bool) {
-    const auto p = attr::conv(a);
+    const auto& p = a.get<attr::conv>();
     std::vector<int64_t> pad;
     at::Tensor x = padded_input(tensor_of(in[0]), p.padding, 0.0, &pad);
     const at::Tensor& gy = tensor_of(in[1]);
@@ -101,7 +101,7 @@ TORCH_KERNEL(conv_weight_grad) {
 // the statistics' shape (the input's, the normalized axes as size 1).
 TORCH_KERNEL(layer_norm) {
   run_kernel("layer_norm", in, n, [&](bool) {
-    const auto p = attr::layer_norm(a);
+    const auto& p = a.get<attr::layer_norm>();
     const at::Tensor& x = tensor_of(in[0]);
     const std::vector<int64_t> normalized(x.sizes().begin() + p.axis, x.sizes().end());
     auto r = at::native_layer_norm(x, normalized, c10::nullopt, c10::nullopt, p.eps);
@@ -116,7 +116,7 @@ TORCH_KERNEL(layer_norm) {
 // and the positions mapped back; then offset by each plane's start, to flat positions in x.
 TORCH_KERNEL(max_pool) {
   run_kernel("max_pool", in, n, [&](bool) {
-    const auto p = attr::pool(a);
+    const auto& p = a.get<attr::pool>();
     const at::Tensor& x0 = tensor_of(in[0]);
     const std::size_t d = p.window.size();
     bool native = symmetric(p.padding);

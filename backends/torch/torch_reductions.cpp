@@ -11,11 +11,11 @@ namespace ivy::torch_backend {
 namespace {
 
 // The helpers below take the primitive's view (attr::reduce, reduce_acc or reduce_var: each
-// has axes, has_axes and keepdims).
+// has the optional axes, absent for every axis, and keepdims).
 // The reduced axes, without a heap allocation (pass as ref(red_dims(...)) in one expression).
 template <class P>
 Dims red_dims(const Array& x, const P& p) {
-  if (p.has_axes) return p.axes;
+  if (p.axes) return *p.axes;
   Dims d;
   d.resize(static_cast<std::size_t>(x.ndim()));
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<int64_t>(i);
@@ -29,17 +29,17 @@ constexpr auto kIota = [] {
 }();
 template <class P>
 c10::IntArrayRef red_ref(const Array& x, const P& p) {
-  if (p.has_axes) return ref(p.axes);
+  if (p.axes) return ref(*p.axes);
   return c10::IntArrayRef(kIota.data(), static_cast<std::size_t>(x.ndim()));
 }
 template <class P>
 bool no_reduction(const Array& x, const P& p) {
-  return (p.has_axes && p.axes.empty()) || x.ndim() == 0;
+  return (p.axes && p.axes->empty()) || x.ndim() == 0;
 }
 // (whole_reduce: a full reduction of a contiguous tensor on the direct path)
 template <class P>
 bool whole(const Array& x, const P& p) {
-  return !p.has_axes || static_cast<std::int64_t>(p.axes.size()) == x.ndim();
+  return !p.axes || static_cast<std::int64_t>(p.axes->size()) == x.ndim();
 }
 // The sum (or mean) over the trailing `k` axes (every axis: the whole tensor) of a contiguous
 // float32/float64 CPU tensor on the direct path, by ivy's pairwise loop per row
@@ -76,11 +76,11 @@ at::Tensor rows_sum(const at::Tensor& x, bool mean, at::IntArrayRef shape, std::
 template <class P>
 std::int64_t trailing_axes(const Array& x, const P& p) {
   const std::int64_t r = x.ndim();
-  if (!p.has_axes) return r;
-  const std::int64_t k = static_cast<std::int64_t>(p.axes.size());
+  if (!p.axes) return r;
+  const std::int64_t k = static_cast<std::int64_t>(p.axes->size());
   if (k == 0 || k > r) return 0;
   bool seen[kMaxRank] = {};
-  for (std::int64_t a : p.axes) {
+  for (std::int64_t a : *p.axes) {
     const std::int64_t ax = a < 0 ? a + r : a;
     if (ax < r - k || ax >= r || seen[ax]) return 0;
     seen[ax] = true;
@@ -93,9 +93,9 @@ DType half_up(DType d) { return d == float16 || d == bfloat16 ? float32 : d; }
 // The max (IsMax) or min kernel: LibTorch's amax / amin; on the direct path a whole contiguous
 // float32/64 tensor by whole_reduce's vector loop.
 template <bool IsMax>
-void extreme_kernel(const char* op, const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out) {
+void extreme_kernel(const char* op, const Array* in, int n, AttrsRef a, const OutSpec* spec, Array* out) {
   run_kernel(op, in, n, [&](bool direct) {
-    const auto p = attr::reduce(a);
+    const auto& p = a.get<attr::reduce>();
     const at::Tensor& x = tensor_of(in[0]);
     if (direct && whole(in[0], p) && in[0].ndim() > 0)
       if (at::Tensor w = whole_reduce(x, IsMax ? Whole::max : Whole::min, ref(spec[0].shape)); w.defined()) {
@@ -112,8 +112,8 @@ void extreme_kernel(const char* op, const Array* in, int n, const Attrs& a, cons
 }
 // The variance over the reduced axes with the view's correction, in dtype `out` (complex
 // inputs computed in their own dtype: |x - mean|^2 is real).
-at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
-  const auto p = attr::reduce_var(a);
+at::Tensor variance(const Array& xin, AttrsRef a, DType out) {
+  const auto& p = a.get<attr::reduce_var>();
   at::Tensor x = *input_as(xin, is_complex(xin.dtype()) ? xin.dtype() : out);
   if (no_reduction(xin, p)) {  // every element is its own sample of size 1: |x - x|^2 is 0, or NaN for NaN/inf
     at::Tensor dev = at::abs(x - x);
@@ -129,8 +129,8 @@ at::Tensor variance(const Array& xin, const Attrs& a, DType out) {
 }
 // cumsum (is_sum) or cumprod along the view's axis (a 0-d input as one element), with the
 // initial 0 or 1 first when include_initial.
-at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
-  const auto p = attr::cumulative(a);
+at::Tensor cumulative(const Array& xin, AttrsRef a, DType d, bool is_sum) {
+  const auto& p = a.get<attr::cumulative>();
   at::Tensor x = *input_as(xin, half_up(d));
   if (x.dim() == 0) x = x.reshape({1});
   int64_t ax = xin.ndim() ? p.axis : 0;
@@ -147,7 +147,7 @@ at::Tensor cumulative(const Array& xin, const Attrs& a, DType d, bool is_sum) {
 
 TORCH_KERNEL(sum) {
   run_kernel("sum", in, n, [&](bool direct) {
-    const auto p = attr::reduce_acc(a);
+    const auto& p = a.get<attr::reduce_acc>();
     Input xi = input_as(in[0], spec[0].dtype);
     const at::Tensor& x = *xi;
     if (direct && in[0].ndim() > 0)
@@ -162,7 +162,7 @@ TORCH_KERNEL(sum) {
 }
 TORCH_KERNEL(prod) {
   run_kernel("prod", in, n, [&](bool direct) {
-    const auto p = attr::reduce_acc(a);
+    const auto& p = a.get<attr::reduce_acc>();
     at::Tensor x = *input_as(in[0], half_up(spec[0].dtype));
     if (!no_reduction(in[0], p)) {
       auto dims = red_dims(in[0], p);
@@ -174,7 +174,7 @@ TORCH_KERNEL(prod) {
 }
 TORCH_KERNEL(mean) {
   run_kernel("mean", in, n, [&](bool direct) {
-    const auto p = attr::reduce(a);
+    const auto& p = a.get<attr::reduce>();
     Input xi = input_as(in[0], spec[0].dtype);
     const at::Tensor& x = *xi;
     if (direct && in[0].ndim() > 0)
@@ -206,7 +206,7 @@ TORCH_KERNEL(std) {
 }
 TORCH_KERNEL(all) {
   run_kernel("all", in, n, [&](bool direct) {
-    const auto p = attr::reduce(a);
+    const auto& p = a.get<attr::reduce>();
     if (direct && whole(in[0], p) && in[0].ndim() > 0)
       if (at::Tensor w = whole_reduce(tensor_of(in[0]), Whole::all, ref(spec[0].shape)); w.defined()) {
         out[0] = make_array(std::move(w), spec[0].dtype);
@@ -220,7 +220,7 @@ TORCH_KERNEL(all) {
 }
 TORCH_KERNEL(any) {
   run_kernel("any", in, n, [&](bool direct) {
-    const auto p = attr::reduce(a);
+    const auto& p = a.get<attr::reduce>();
     if (direct && whole(in[0], p) && in[0].ndim() > 0)
       if (at::Tensor w = whole_reduce(tensor_of(in[0]), Whole::any, ref(spec[0].shape)); w.defined()) {
         out[0] = make_array(std::move(w), spec[0].dtype);

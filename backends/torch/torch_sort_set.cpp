@@ -16,12 +16,12 @@ namespace {
 
 // argmax (is_max) or argmin, reshaped to the output's shape; on the direct path a whole
 // reduction by whole_reduce's loop where the tensor qualifies.
-at::Tensor arg_reduce(const at::Tensor& x, const Attrs& a, bool is_max, const OutSpec& spec, bool direct) {
-  const auto p = attr::argreduce(a);
+at::Tensor arg_reduce(const at::Tensor& x, AttrsRef a, bool is_max, const OutSpec& spec, bool direct) {
+  const auto& p = a.get<attr::argreduce>();
   at::Tensor r;
-  if (direct && (!p.has_axis || x.dim() <= 1))
+  if (direct && (!p.axis || x.dim() <= 1))
     if (at::Tensor w = whole_reduce(x, is_max ? Whole::argmax : Whole::argmin, ref(spec.shape)); w.defined()) return w;
-  if (p.has_axis && x.dim() > 0) r = is_max ? at::argmax(x, p.axis, p.keepdims) : at::argmin(x, p.axis, p.keepdims);
+  if (p.axis && x.dim() > 0) r = is_max ? at::argmax(x, *p.axis, p.keepdims) : at::argmin(x, *p.axis, p.keepdims);
   else r = (is_max ? at::argmax(x.reshape({-1})) : at::argmin(x.reshape({-1})));
   return r.reshape(ref(spec.shape));
 }
@@ -91,10 +91,10 @@ at::Tensor search_loop(const at::Tensor& s, const at::Tensor& v, bool right) {
   return r;
 }
 // (values, indices) of LibTorch's sort.
-std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) {
+std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, AttrsRef a) {
   // Stable sort, in either direction, keeps equal elements in their original order (so the
   // `stable` attribute needs no separate path).
-  const auto p = attr::sort(a);
+  const auto& p = a.get<attr::sort>();
   return at::sort(x, true, p.axis, p.descending);
 }
 // sort/argsort along the last axis of a contiguous real CPU tensor whose rows are long enough
@@ -102,9 +102,9 @@ std::tuple<at::Tensor, at::Tensor> do_sort(const at::Tensor& x, const Attrs& a) 
 // for its insertion sort on the same keys, on the direct path: the same stable order as LibTorch's
 // (NaN above +inf, -0 and +0 equal), in linear time for long rows, and for short ones
 // without LibTorch's sort setup.
-at::Tensor radix_sort_rows(const at::Tensor& x, const Attrs& a, bool want_values) {
+at::Tensor radix_sort_rows(const at::Tensor& x, AttrsRef a, bool want_values) {
   if (!x.device().is_cpu() || !x.is_contiguous() || x.is_neg() || x.dim() == 0) return {};
-  const auto p = attr::sort(a);
+  const auto& p = a.get<attr::sort>();
   const std::int64_t axis = p.axis < 0 ? p.axis + x.dim() : p.axis;
   const std::int64_t len = x.size(-1);
   const bool radix = cpu::sorting::by_radix(len), short_row = len >= 1 && len <= cpu::sorting::kShortRow;
@@ -182,7 +182,7 @@ TORCH_KERNEL(searchsorted) {
       s = u64_order(s);
       v = u64_order(v);
     }
-    const bool right = attr::searchsorted(a).right;
+    const bool right = a.get<attr::searchsorted>().right;
     if (direct)
       if (at::Tensor r = search_loop(s, v, right); r.defined()) {
         out[0] = make_array(std::move(r), spec[0].dtype);
@@ -312,7 +312,7 @@ TORCH_KERNEL(unique) {
 }
 TORCH_KERNEL(isin) {
   run_kernel("isin", in, n, [&](bool direct) {
-    const bool invert = attr::isin(a).invert;
+    const bool invert = a.get<attr::isin>().invert;
     DType c = result_type(in[0].dtype(), in[1].dtype());
     if (direct && c != float16 && c != bfloat16) {
       const at::Tensor x = input_as(in[0], c)->contiguous(), t = input_as(in[1], c)->contiguous();

@@ -221,13 +221,13 @@ void seed_rng(std::uint64_t s);
 // (xt_elementwise, xt_creation, xt_manipulation, xt_indexing, xt_search_sort_set,
 // xt_reductions, xt_linalg, xt_fft); xt_backend.cpp's kernel table takes the address of
 // each, so a row without its kernel fails to link.
-#define IVY_OP(name, ...) void k_##name(const Array* in, int n, const Attrs& a, const OutSpec* spec, Array* out);
+#define IVY_OP(name, ...) void k_##name(const Array* in, int n, AttrsRef a, const OutSpec* spec, Array* out);
 #include "ivy/ops.def"
 #undef IVY_OP
 
 // Defines kernel k_<name> (outside any unnamed namespace: it is the declaration above).
 #define XT_KERNEL(name) \
-  void k_##name([[maybe_unused]] const Array* in, [[maybe_unused]] int n, [[maybe_unused]] const Attrs& a, \
+  void k_##name([[maybe_unused]] const Array* in, [[maybe_unused]] int n, [[maybe_unused]] AttrsRef a, \
                 [[maybe_unused]] const OutSpec* spec, Array* out)
 
 }  // namespace ivy::xtensor_backend

@@ -34,7 +34,7 @@ XT_KERNEL(full) {
     using T = typename decltype(tag)::type;
     // Short arrays with a plain loop; longer ones by the value's bytes: a zero (+0 of every
     // type) or a one-byte type is a memset, others fill with the AVX2 loop where the CPU has it.
-    const T v = scalar_as<T>(attr::full(a).value);
+    const T v = scalar_as<T>(a.get<attr::full>().value);
     if (out[0].size() <= 16) {
       std::fill_n(ptr<T>(out[0]), out[0].size(), v);
       return;
@@ -51,7 +51,7 @@ XT_KERNEL(arange) {
   DType d = spec[0].dtype;
   std::int64_t len = spec[0].shape[0];
   out[0] = alloc(spec[0].shape, d);
-  const auto at = attr::arange(a);
+  const auto& at = a.get<attr::arange>();
   bool ints = at.start.kind == Scalar::Int && at.stop.kind == Scalar::Int && at.step.kind == Scalar::Int;
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -72,7 +72,7 @@ XT_KERNEL(arange) {
 }
 XT_KERNEL(linspace) {
   DType d = spec[0].dtype;
-  const auto at = attr::linspace(a);
+  const auto& at = a.get<attr::linspace>();
   const std::int64_t num = at.num;
   const bool endpoint = at.endpoint;
   out[0] = alloc(spec[0].shape, d);
@@ -101,7 +101,7 @@ XT_KERNEL(eye) {
   visit(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = ptr<T>(out[0]);
-    const auto at = attr::eye(a);
+    const auto& at = a.get<attr::eye>();
     const std::int64_t rows = at.n_rows, cols = at.n_cols, k = at.k;
     for (std::int64_t i = 0; i < rows; ++i)
       for (std::int64_t j = 0; j < cols; ++j) p[i * cols + j] = (j - i == k) ? T(1) : T(0);
@@ -198,7 +198,7 @@ const Ziggurat& ziggurat() {
 
 XT_KERNEL(random_uniform) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
-  const auto at = attr::random_uniform(a);
+  const auto& at = a.get<attr::random_uniform>();
   const double lo = at.low.d, hi = at.high.d;
   // The draw in float64 rounds to the result dtype, which can round it up to `high` (float32
   // [0, 1): 1 draw in 2^25): capped at the largest value of the dtype below `high` rounded to
@@ -216,12 +216,12 @@ XT_KERNEL(random_uniform) {
 XT_KERNEL(random_normal) {
   out[0] = alloc(spec[0].shape, spec[0].dtype);
   const Ziggurat& z = ziggurat();
-  const auto at = attr::random_normal(a);
+  const auto& at = a.get<attr::random_normal>();
   const double mean = at.mean.d, sd = at.std.d;
   fill_random(out[0], [&z, mean, sd](std::mt19937_64& g) { return mean + sd * z(g); });
 }
 XT_KERNEL(randint) {
-  const auto at = attr::randint(a);
+  const auto& at = a.get<attr::randint>();
   const std::int64_t low = at.low.i, high = at.high.i;
   if (high <= low)
     throw ValueError("[randint] high (" + std::to_string(high) + ") must be greater than low (" + std::to_string(low) + ")");
@@ -248,7 +248,7 @@ void tri(const Array& x, Array& out, std::int64_t k, bool lower) {
 
 }  // namespace
 
-XT_KERNEL(tril) { tri(in[0], out[0], attr::triangle(a).k, true); }
-XT_KERNEL(triu) { tri(in[0], out[0], attr::triangle(a).k, false); }
+XT_KERNEL(tril) { tri(in[0], out[0], a.get<attr::triangle>().k, true); }
+XT_KERNEL(triu) { tri(in[0], out[0], a.get<attr::triangle>().k, false); }
 
 }  // namespace ivy::xtensor_backend

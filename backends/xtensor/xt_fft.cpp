@@ -199,8 +199,8 @@ struct Fft {
 };
 
 // The overall scale factor of the transform over all listed axes.
-double norm_scale(const Attrs& a, bool inverse) {
-  const auto at = attr::fft(a);
+double norm_scale(AttrsRef a, bool inverse) {
+  const auto& at = a.get<attr::fft>();
   const std::int64_t norm = at.norm;
   double scale = 1;
   for (auto n : at.lengths) {
@@ -253,10 +253,10 @@ void scale_by(T* p, std::int64_t n, double scale) {
 // copy) straight into the result array: a copy for length 1, with no FFT object made, else
 // lines(f, src, dst, blocks) with a fresh Fft<R>; then the norm's scaling.
 template <class R, class D, class S, class Lines>
-void one_axis_into(const char* op, const S* src, const Array& x0, const Attrs& a, const OutSpec& spec, Array* out,
+void one_axis_into(const char* op, const S* src, const Array& x0, AttrsRef a, const OutSpec& spec, Array* out,
                    bool inverse, Lines&& lines) {
   D* dst = result_one_axis<D>(op, spec, out);
-  const auto at = attr::fft(a);
+  const auto& at = a.get<attr::fft>();
   const AxisBlocks b = blocks_around(x0.shape(), at.axes[0]);
   if (at.lengths[0] == 1) {
     first_points(src, dst, b);
@@ -275,11 +275,11 @@ Shape after(Shape s, Index ax, Index m) {
 // `last`) writes the result array. Intermediates alternate between two buffers.
 // A real source (S = R, the input itself) is read only by the first transform.
 template <class R, class S>
-const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const S* src0, Shape& shape, const Attrs& a,
+const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const S* src0, Shape& shape, AttrsRef a,
                                  std::size_t from, std::size_t to, bool inverse, bool last, const OutSpec& spec,
                                  Array* out, Scratch<std::complex<R>>* bufs) {
   using C = std::complex<R>;
-  const auto at = attr::fft(a);
+  const auto& at = a.get<attr::fft>();
   const C* src = nullptr;
   if constexpr (std::is_same_v<S, C>) src = src0;
   for (std::size_t i = from; i < to; ++i) {
@@ -305,7 +305,7 @@ const std::complex<R>* c2c_steps(const char* op, Fft<R>& f, const S* src0, Shape
 
 XT_KERNEL(fft_c2c) {
   const Array& x0 = in[0];
-  const auto at = attr::fft(a);
+  const auto& at = a.get<attr::fft>();
   const bool inverse = at.inverse;
   visit_precision("fft_c2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
@@ -337,7 +337,7 @@ XT_KERNEL(fft_c2c) {
 
 XT_KERNEL(fft_r2c) {
   const Array& x0 = in[0];
-  const auto at = attr::fft(a);
+  const auto& at = a.get<attr::fft>();
   visit_precision("fft_r2c", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;
@@ -366,7 +366,7 @@ XT_KERNEL(fft_r2c) {
 
 XT_KERNEL(fft_c2r) {
   const Array& x0 = in[0];
-  const auto at = attr::fft(a);
+  const auto& at = a.get<attr::fft>();
   visit_precision("fft_c2r", spec[0].dtype, x0, [&](auto r) {
     using R = decltype(r);
     using C = std::complex<R>;

@@ -12,7 +12,7 @@ namespace ivy::xtensor_backend {
 XT_KERNEL(strided_slice) {
   const Array& x = in[0];
   out[0] = alloc(spec[0].shape, x.dtype());
-  const auto at = attr::slice(a);
+  const auto& at = a.get<attr::slice>();
   Dims st = strides_of(x.shape());  // scaled by the steps; base = the first element
   std::int64_t base = 0;
   for (std::int64_t d = 0; d < x.ndim(); ++d) {
@@ -64,7 +64,7 @@ XT_KERNEL(slice_update) {
   ss.resize(r);
   dst_st.resize(r);
   src_st.resize(r);
-  const auto at = attr::slice(a);
+  const auto& at = a.get<attr::slice>();
   std::int64_t base = 0;
   for (std::size_t d = 0; d < r; ++d) {
     const std::int64_t b = at.start[d], e = at.stop[d], st = at.step[d];
@@ -115,7 +115,7 @@ XT_KERNEL(take) {
   Array keep;
   const std::int64_t* ip = i64_data(in[1], &keep);
   const std::int64_t m = in[1].size();
-  const AxisBlocks b = blocks_around(in[0].shape(), attr::one_axis(a).axis);
+  const AxisBlocks b = blocks_around(in[0].shape(), a.get<attr::one_axis>().axis);
   for (std::int64_t j = 0; j < m; ++j) check_index(ip[j], b.len, "take");
   out[0] = alloc(spec[0].shape, in[0].dtype());
   const std::size_t block = static_cast<std::size_t>(b.inner) * itemsize(in[0].dtype());
@@ -151,7 +151,7 @@ void gather_along(void* out, const void* x, const std::int64_t* ip, AxisBlocks b
 
 XT_KERNEL(take_along_axis) {
   const Shape& os = spec[0].shape;
-  const std::int64_t ax = attr::one_axis(a).axis;
+  const std::int64_t ax = a.get<attr::one_axis>().axis;
   Shape xs = os;
   xs[ax] = in[0].shape()[ax];
   if (in[0].shape() == xs && in[1].shape() == os) {

@@ -164,7 +164,7 @@ XT_KERNEL(matmul) {
 XT_KERNEL(diagonal) {
   const Array& x = in[0];
   const Shape& s = x.shape();
-  const Index r = s[s.size() - 2], c = s.back(), off = attr::diagonal(a).offset;
+  const Index r = s[s.size() - 2], c = s.back(), off = a.get<attr::diagonal>().offset;
   const Index len = spec[0].shape.back();
   out[0] = alloc(spec[0].shape, x.dtype());
   const Index nb = spec[0].shape.numel() / (len > 0 ? len : 1);
@@ -183,7 +183,7 @@ XT_KERNEL(diagonal) {
 XT_KERNEL(cholesky) {
   const As x_as(in[0], spec[0].dtype);
   const Array& x = *x_as;
-  const bool upper = attr::cholesky(a).upper;
+  const bool upper = a.get<attr::cholesky>().upper;
   const Index N = x.shape().back();
   const Index nb = N ? x.size() / (N * N) : 0;
   // (every element is written below: assigning the triangular factor zeroes the other triangle)
@@ -432,7 +432,7 @@ XT_KERNEL(svd) {
   const Shape& s = x.shape();
   const Index m = s[s.size() - 2], N = s.back(), k = std::min(m, N);
   const Index nb = batch_shape(s, 2).numel();
-  const bool full = attr::svd(a).full_matrices;
+  const bool full = a.get<attr::svd>().full_matrices;
   const Index ucols = full ? m : k, vrows = full ? N : k;
   out[0] = alloc(spec[0].shape, spec[0].dtype);
   out[1] = alloc(spec[1].shape, spec[1].dtype);
@@ -494,7 +494,7 @@ XT_KERNEL(qr) {
   const Array& x = *x_as;
   const Shape& s = x.shape();
   const Index m = s[s.size() - 2], N = s.back(), k = std::min(m, N);
-  const bool complete = attr::qr(a).complete;
+  const bool complete = a.get<attr::qr>().complete;
   const Index qc = complete ? m : k;  // Q is (m, qc), R is (qc, N)
   const Index nb = batch_shape(s, 2).numel();
   // (for k > 0 every element is written below: Q whole, R from the triangular view, which

@@ -9,11 +9,11 @@
 namespace ivy::xtensor_backend {
 
 XT_KERNEL(reshape) { alias_into(out[0], in[0], spec[0].shape); }
-XT_KERNEL(permute_dims) { out[0] = permute(in[0], attr::permute_dims(a).axes); }
-XT_KERNEL(broadcast_to) { out[0] = broadcast_to(in[0], attr::broadcast_to(a).shape); }
+XT_KERNEL(permute_dims) { out[0] = permute(in[0], a.get<attr::permute_dims>().axes); }
+XT_KERNEL(broadcast_to) { out[0] = broadcast_to(in[0], a.get<attr::broadcast_to>().shape); }
 XT_KERNEL(flip) {  // a strided copy walking the flipped axes backwards
   const Array& x = in[0];
-  const Dims& axes = attr::flip(a).axes;
+  const Dims& axes = a.get<attr::flip>().axes;
   out[0] = alloc(x.shape(), x.dtype());
   Dims st = strides_of(x.shape());
   std::int64_t base = 0;
@@ -30,8 +30,8 @@ XT_KERNEL(flip) {  // a strided copy walking the flipped axes backwards
 XT_KERNEL(roll) {
   const Array& x = in[0];
   const std::size_t sz = itemsize(x.dtype());
-  const auto at = attr::roll(a);
-  if (!at.has_axes) {  // the flattened array: one row of x.size() elements
+  const auto& at = a.get<attr::roll>();
+  if (!at.axes) {  // the flattened array: one row of x.size() elements
     const std::int64_t n = x.size();
     const std::int64_t s = n > 1 ? cpu::strided::roll_shift(at.shifts[0], n) : 0;
     if (!s) return alias_into(out[0], x, x.shape());
@@ -43,7 +43,7 @@ XT_KERNEL(roll) {
   const Shape& shape = x.shape();
   Dims shift;  // no heap: Dims is fixed-capacity
   shift.resize(shape.size(), 0);
-  for (std::size_t i = 0; i < at.axes.size(); ++i) shift[at.axes[i]] += at.shifts[i];
+  for (std::size_t i = 0; i < at.axes->size(); ++i) shift[(*at.axes)[i]] += at.shifts[i];
   const Array* cur = &x;  // the input by reference until the first rolled axis
   Array result;
   for (std::size_t d = 0; d < shape.size(); ++d) {
@@ -83,11 +83,11 @@ void repeat_block(unsigned char* dst, const unsigned char* src, std::size_t byte
 }  // namespace
 
 XT_KERNEL(repeat) {
-  const auto at = attr::repeat(a);
-  const bool along = at.has_axis && in[0].ndim();
+  const auto& at = a.get<attr::repeat>();
+  const bool along = at.axis && in[0].ndim();
   const Array& x = in[0];
   const Shape shape = along ? x.shape() : Shape{x.size()};
-  const std::int64_t ax = along ? at.axis : 0;
+  const std::int64_t ax = along ? *at.axis : 0;
   const std::size_t sz = itemsize(x.dtype());
   out[0] = alloc(spec[0].shape, x.dtype());
   AxisBlocks b = blocks_around(shape, ax);
@@ -139,7 +139,7 @@ XT_KERNEL(tile) {
 XT_KERNEL(concat) {
   DType d = spec[0].dtype;
   out[0] = alloc(spec[0].shape, d);
-  std::int64_t ax = attr::one_axis(a).axis, outer = 1;
+  std::int64_t ax = a.get<attr::one_axis>().axis, outer = 1;
   for (std::int64_t i = 0; i < ax; ++i) outer *= spec[0].shape[i];
   std::vector<Array> held;  // the inputs in the result's dtype, alive until the copy is done
   held.reserve(static_cast<std::size_t>(n));

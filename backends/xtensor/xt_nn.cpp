@@ -54,8 +54,8 @@ struct Geometry {
 };
 
 // x [N, C, *S], w [O, C/groups, *K], y [N, O, *S'] and the attributes.
-Geometry geometry(const Shape& x, const Shape& w, const Shape& y, const Attrs& a) {
-  const auto p = attr::conv(a);
+Geometry geometry(const Shape& x, const Shape& w, const Shape& y, AttrsRef a) {
+  const auto& p = a.get<attr::conv>();
   Geometry g;
   const int d = static_cast<int>(x.size()) - 2, off = 3 - d;
   g.n = x[0];
@@ -186,8 +186,8 @@ struct Geo {
   memory::desc x, w, y;
   memory::dims strides, dil, lo, hi;
 };
-Geo geo(const Shape& x, const Shape& w, const Shape& y, const Attrs& a) {
-  const auto p = attr::conv(a);
+Geo geo(const Shape& x, const Shape& w, const Shape& y, AttrsRef a) {
+  const auto& p = a.get<attr::conv>();
   const std::size_t d = x.size() - 2;
   Geo g{memory::desc(dims_of(x), memory::data_type::f32, act_tag(x.size())), weights_md(w, p.groups),
         memory::desc(dims_of(y), memory::data_type::f32, act_tag(y.size())), {}, {}, {}, {}};
@@ -212,7 +212,7 @@ enum class Pass : std::uint8_t {
   backward_data,     // conv_transpose, the adjoint in x: gy, w -> gx
   backward_weights,  // conv_weight_grad, the adjoint in w: x, gy -> gw
 };
-void run(Pass pass, const Array& a0, const Array& a1, Array& out, const Attrs& a) {
+void run(Pass pass, const Array& a0, const Array& a1, Array& out, AttrsRef a) {
   const Shape& xs = pass == Pass::backward_data ? out.shape() : a0.shape();
   const Shape& ws = pass == Pass::backward_weights ? out.shape() : a1.shape();
   const Shape& ys = pass == Pass::forward ? out.shape() : pass == Pass::backward_data ? a0.shape() : a1.shape();
@@ -352,7 +352,7 @@ XT_KERNEL(conv_weight_grad) {
 // Positions are flat indices into x.
 XT_KERNEL(max_pool) {
   const Array& x = in[0];
-  const auto p = attr::pool(a);
+  const auto& p = a.get<attr::pool>();
   const int d = static_cast<int>(x.ndim()) - 2, off = 3 - d;
   Index s[3] = {1, 1, 1}, k[3] = {1, 1, 1}, o[3] = {1, 1, 1}, st[3] = {1, 1, 1}, lo[3] = {0, 0, 0}, dl[3] = {1, 1, 1};
   for (int i = 0; i < d; ++i) {
@@ -492,7 +492,7 @@ double lane_sum(const T* x, Index n, const F& f) {
 // y = (x - mean) * rstd rounded to the input's dtype. ivy's loop: xtensor computes nothing here.
 XT_KERNEL(layer_norm) {
   const Array& x = in[0];
-  const auto p = attr::layer_norm(a);
+  const auto& p = a.get<attr::layer_norm>();
   out[0] = alloc(spec[0].shape, spec[0].dtype);
   out[1] = alloc(spec[1].shape, spec[1].dtype);
   out[2] = alloc(spec[2].shape, spec[2].dtype);

@@ -16,21 +16,21 @@
 namespace ivy::xtensor_backend {
 namespace {
 
-// The reduced axes, sorted: `axes` when has_axes, else every axis (the reduction attribute
-// sets reduce, reduce_acc and reduce_var all hold these two).
-std::vector<std::size_t> red_axes(const Array& x, bool has_axes, const Dims& axes) {
+// The reduced axes, sorted: `axes` when present, else every axis (the reduction attribute
+// sets reduce, reduce_acc and reduce_var all hold the optional axes).
+std::vector<std::size_t> red_axes(const Array& x, const std::optional<Dims>& axes) {
   std::vector<std::size_t> ax;
-  if (has_axes)
-    for (auto v : axes) ax.push_back(static_cast<std::size_t>(v));
+  if (axes)
+    for (auto v : *axes) ax.push_back(static_cast<std::size_t>(v));
   else
     for (std::int64_t i = 0; i < x.ndim(); ++i) ax.push_back(static_cast<std::size_t>(i));
   std::sort(ax.begin(), ax.end());
   return ax;
 }
-Dims red_dims(const Array& x, bool has_axes, const Dims& axes) {  // no heap: Dims is fixed-capacity
+Dims red_dims(const Array& x, const std::optional<Dims>& axes) {  // no heap: Dims is fixed-capacity
   Dims d;
-  if (has_axes) {
-    for (auto v : axes) d.push_back(v);
+  if (axes) {
+    for (auto v : *axes) d.push_back(v);
     if (d.size() > 1) std::sort(d.begin(), d.end());
   } else {  // every axis, already in order
     for (std::int64_t i = 0; i < x.ndim(); ++i) d.push_back(i);
@@ -91,11 +91,11 @@ Array rows(const Array& x, const Dims& axes, const OutSpec& spec, F&& f);
 // axes ivy's pairwise sum of each row in place (cpu::rows::sum_rows_fp); no axis a copy;
 // every other case xtensor's reducer (xt::sum / xt::prod / xt::mean) over the array's view.
 template <Reduction R>
-void sum_prod_mean(const Array* in, bool has_axes, const Dims& axes, const OutSpec* spec, Array* out) {
+void sum_prod_mean(const Array* in, const std::optional<Dims>& axes, const OutSpec* spec, Array* out) {
   DType d = spec[0].dtype;
   const As x_as(in[0], d);
   const Array& x = *x_as;
-  const bool all_axes = !has_axes || static_cast<std::int64_t>(axes.size()) == x.ndim();
+  const bool all_axes = !axes || static_cast<std::int64_t>(axes->size()) == x.ndim();
   if (all_axes && x.ndim() > 0 && x.size() > 0) {
     visit(d, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -108,7 +108,7 @@ void sum_prod_mean(const Array* in, bool has_axes, const Dims& axes, const OutSp
     });
     return;
   }
-  auto ax = red_axes(x, has_axes, axes);
+  auto ax = red_axes(x, axes);
   if (ax.empty()) {
     out[0] = alias(x.dtype() == in[0].dtype() ? contiguous_copy(x) : x, spec[0].shape);
     return;
@@ -173,47 +173,47 @@ Array rows_all(const Array& x, const OutSpec& spec, F&& f) {
   ptr<U>(res)[0] = f(ptr<T>(x), x.size());
   return res;
 }
-// rows() over the reduced axes (`axes` when has_axes, else every axis).
+// rows() over the reduced axes (`axes` when present, else every axis).
 template <class T, class U, class F>
-Array rows_of(const Array& x, bool has_axes, const Dims& axes, const OutSpec& spec, F&& f) {
-  if (!has_axes) return rows_all<T, U>(x, spec, std::forward<F>(f));
-  return rows<T, U>(x, red_dims(x, has_axes, axes), spec, std::forward<F>(f));
+Array rows_of(const Array& x, const std::optional<Dims>& axes, const OutSpec& spec, F&& f) {
+  if (!axes) return rows_all<T, U>(x, spec, std::forward<F>(f));
+  return rows<T, U>(x, red_dims(x, axes), spec, std::forward<F>(f));
 }
 
 template <bool IsMax>
-void minmax(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
-  const auto at = attr::reduce(a);
+void minmax(const Array* in, AttrsRef a, const OutSpec* spec, Array* out) {
+  const auto& at = a.get<attr::reduce>();
   visit(in[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_cplx_v<T>) {
       fail(IsMax ? "max" : "min", "complex inputs are not ordered");
     } else {
-      out[0] = rows_of<T, T>(in[0], at.has_axes, at.axes, spec[0], [](const T* r, std::int64_t len) { return cpu::rows::extreme<IsMax>(r, len); });
+      out[0] = rows_of<T, T>(in[0], at.axes, spec[0], [](const T* r, std::int64_t len) { return cpu::rows::extreme<IsMax>(r, len); });
     }
   });
 }
 
 template <bool IsAll>
-void allany(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
-  const auto at = attr::reduce(a);
+void allany(const Array* in, AttrsRef a, const OutSpec* spec, Array* out) {
+  const auto& at = a.get<attr::reduce>();
   visit(in[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    out[0] = rows_of<T, bool>(in[0], at.has_axes, at.axes, spec[0], [](const T* r, std::int64_t len) { return cpu::rows::all_any<IsAll>(r, len); });
+    out[0] = rows_of<T, bool>(in[0], at.axes, spec[0], [](const T* r, std::int64_t len) { return cpu::rows::all_any<IsAll>(r, len); });
   });
 }
 
 template <bool IsStd>
-void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+void variance(const Array* in, AttrsRef a, const OutSpec* spec, Array* out) {
   DType od = spec[0].dtype;
   DType cd = is_complex(in[0].dtype()) ? in[0].dtype() : od;
   const As x_as(in[0], cd);
   const Array& x = *x_as;
-  const auto at = attr::reduce_var(a);
+  const auto& at = a.get<attr::reduce_var>();
   const double corr = at.correction;
   visit_float(cd, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using R = real_t<T>;
-    out[0] = rows_of<T, R>(x, at.has_axes, at.axes, spec[0], [corr](const T* r, std::int64_t len) {
+    out[0] = rows_of<T, R>(x, at.axes, spec[0], [corr](const T* r, std::int64_t len) {
       T m{};
       for (std::int64_t i = 0; i < len; ++i) m += r[i];
       m /= static_cast<R>(len);
@@ -229,10 +229,10 @@ void variance(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) 
 }
 
 template <bool IsMax>
-void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+void argreduce(const Array* in, AttrsRef a, const OutSpec* spec, Array* out) {
   const Array& x = in[0];
-  const auto at = attr::argreduce(a);
-  const bool one_axis = at.has_axis && x.ndim();
+  const auto& at = a.get<attr::argreduce>();
+  const bool one_axis = at.axis && x.ndim();
   visit(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_cplx_v<T>) {
@@ -240,7 +240,7 @@ void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
     } else {
       // first occurrence of the extreme; the first NaN wins (as NumPy does)
       auto f = [](const T* r, std::int64_t len) { return cpu::rows::arg_extreme<IsMax>(r, len); };
-      out[0] = one_axis ? rows<T, std::int64_t>(x, Dims{at.axis}, spec[0], f) : rows_all<T, std::int64_t>(x, spec[0], f);
+      out[0] = one_axis ? rows<T, std::int64_t>(x, Dims{*at.axis}, spec[0], f) : rows_all<T, std::int64_t>(x, spec[0], f);
     }
   });
 }
@@ -252,12 +252,12 @@ void argreduce(const Array* in, const Attrs& a, const OutSpec* spec, Array* out)
 // than one add's latency). Integers wrap (unsigned arithmetic).
 // include_initial starts each run with a row of the identity.
 template <bool IsSum>
-void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out) {
+void cumulative(const Array* in, AttrsRef a, const OutSpec* spec, Array* out) {
   constexpr Reduction R = IsSum ? Reduction::sum : Reduction::prod;
   DType d = spec[0].dtype;
   const As x_as(in[0], d);
   const Array& x = *x_as;
-  const auto at = attr::cumulative(a);
+  const auto& at = a.get<attr::cumulative>();
   const AxisBlocks blk = blocks_around(x.shape(), in[0].ndim() ? at.axis : 0);  // 0-d: one block of one
   const std::int64_t outer = blk.outer, len = blk.len, inner = blk.inner;
   const bool init = at.include_initial;
@@ -304,16 +304,16 @@ void cumulative(const Array* in, const Attrs& a, const OutSpec* spec, Array* out
 // mean, max, min, all, any reduce; var, std reduce_var; argmax, argmin argreduce;
 // cumulative_sum, cumulative_prod cumulative.
 XT_KERNEL(sum) {
-  const auto at = attr::reduce_acc(a);
-  sum_prod_mean<Reduction::sum>(in, at.has_axes, at.axes, spec, out);
+  const auto& at = a.get<attr::reduce_acc>();
+  sum_prod_mean<Reduction::sum>(in, at.axes, spec, out);
 }
 XT_KERNEL(prod) {
-  const auto at = attr::reduce_acc(a);
-  sum_prod_mean<Reduction::prod>(in, at.has_axes, at.axes, spec, out);
+  const auto& at = a.get<attr::reduce_acc>();
+  sum_prod_mean<Reduction::prod>(in, at.axes, spec, out);
 }
 XT_KERNEL(mean) {
-  const auto at = attr::reduce(a);
-  sum_prod_mean<Reduction::mean>(in, at.has_axes, at.axes, spec, out);
+  const auto& at = a.get<attr::reduce>();
+  sum_prod_mean<Reduction::mean>(in, at.axes, spec, out);
 }
 
 XT_KERNEL(max) { minmax<true>(in, a, spec, out); }

@@ -98,7 +98,7 @@ XT_KERNEL(searchsorted) {
     if constexpr (is_cplx_v<T>) {
       fail("searchsorted", "complex inputs are not ordered");
     } else {
-      cpu::sorting::search_sorted(ptr<T>(x1), x1.size(), ptr<T>(x2), x2.size(), attr::searchsorted(a).right, o);
+      cpu::sorting::search_sorted(ptr<T>(x1), x1.size(), ptr<T>(x2), x2.size(), a.get<attr::searchsorted>().right, o);
     }
   });
 }
@@ -133,9 +133,9 @@ using cpu::sorting::by_radix;
 // so `stable` needs nothing); writes values (want_values) or int64 indices.
 // Along the last axis (the default, and every 1-d sort) the rows are x's own rows
 // (axes_to_end returns x) and the result needs no permute.
-Array sort_impl(const Array& x, const Attrs& a, bool want_values) {
+Array sort_impl(const Array& x, AttrsRef a, bool want_values) {
   const std::int64_t r = x.ndim();  // >= 1 (meta)
-  const auto at = attr::sort(a);
+  const auto& at = a.get<attr::sort>();
   const std::int64_t axis = at.axis;
   const bool descending = at.descending;
   std::int64_t outer, len;
@@ -253,7 +253,7 @@ XT_KERNEL(isin) {
   const Array &x1 = *x1_as, &x2 = *x2_as;
   out[0] = alloc(spec[0].shape, bool_);
   bool* o = ptr<bool>(out[0]);
-  const bool invert = attr::isin(a).invert;
+  const bool invert = a.get<attr::isin>().invert;
   visit(c, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = ptr<T>(x1);

@@ -30,11 +30,11 @@ inline constexpr int kMaxOutputs = kMaxRank;
 
 // meta: validates inputs (throwing ivy errors that start with "[op]") and fills the
 // output specs; returns how many outputs the op produces.
-using MetaFn = int (*)(const char* op, const Array* in, int n_in, const Attrs& a, OutSpec* out);
+using MetaFn = int (*)(const char* op, const Array* in, int n_in, AttrsRef a, OutSpec* out);
 // kernel: computes outputs; must produce exactly the dtypes and (known) shapes given. Inputs
 // may be borrowed (non-owning) handles: a kernel must not keep an input handle, or an
 // output sharing an input's impl, past the call (copy the data or hold the buffer instead).
-using Kernel = void (*)(const Array* in, int n_in, const Attrs& a, const OutSpec* spec, Array* out);
+using Kernel = void (*)(const Array* in, int n_in, AttrsRef a, const OutSpec* spec, Array* out);
 
 // The dtype kinds a primitive accepts, as a bit mask over these four.
 enum KindMask : std::uint8_t { kBoolKind = 1, kIntegerKind = 2, kRealFloating = 4, kComplexKind = 8 };
@@ -60,13 +60,14 @@ struct OpInfo {
   std::uint8_t kinds;
   std::uint8_t props;
   const char* attr_set;       // the name of its attribute set in ops.def
-  const AttrField* attrs;     // that set's fields, ending with a field named nullptr
+  AttrSet set;                // that set
+  const AttrField* attrs;     // its fields, ending with a field named nullptr
   bool has(OpProps p) const { return (props & p) != 0; }
 };
 const OpInfo& op_info(OpId op);
 OpId op_from_name(std::string_view name);  // throws ValueError
 // The primitive's attributes by name: "axis=0, descending=false, stable=true".
-std::string attrs_str(OpId op, const Attrs& a);
+std::string attrs_str(OpId op, AttrsRef a);
 
 // One entry a backend cannot do: op (nullptr = every op) on dtype, and why.
 struct Unsupported {
@@ -130,15 +131,15 @@ Array to_backend(const Array& x, Backend b);
 // ---- the one dispatch point
 // Resolves the backend (explicit > inputs > scope > global > default), validates and
 // infers outputs via meta, calls the kernel, then notifies this thread's observers.
-Array dispatch(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend = {});
-std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend = {});
+Array dispatch(OpId op, std::span<const Array> in, AttrsRef a, Backend explicit_backend = {});
+std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, AttrsRef a, Backend explicit_backend = {});
 // A primitive with a fixed number of outputs, written into out[0 .. n_out) (no result
 // vector); throws if out has fewer slots than the primitive's outputs. Returns n_out.
-int dispatch_into(OpId op, std::span<const Array> in, const Attrs& a, std::span<Array> out, Backend explicit_backend = {});
-inline Array dispatch(OpId op, std::initializer_list<Array> in, const Attrs& a, Backend b = {}) {
+int dispatch_into(OpId op, std::span<const Array> in, AttrsRef a, std::span<Array> out, Backend explicit_backend = {});
+inline Array dispatch(OpId op, std::initializer_list<Array> in, AttrsRef a, Backend b = {}) {
   return dispatch(op, std::span<const Array>(in.begin(), in.size()), a, b);
 }
-inline Array dispatch(OpId op, const Array& x, const Attrs& a, Backend b = {}) {
+inline Array dispatch(OpId op, const Array& x, AttrsRef a, Backend b = {}) {
   return dispatch(op, std::span<const Array>(&x, 1), a, b);
 }
 
@@ -149,7 +150,7 @@ inline Array dispatch(OpId op, const Array& x, const Attrs& a, Backend b = {}) {
 class DispatchObserver {
  public:
   virtual ~DispatchObserver() = default;
-  virtual void on_dispatch(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) = 0;
+  virtual void on_dispatch(OpId op, std::span<const Array> in, AttrsRef a, std::span<const Array> out) = 0;
   DispatchObserver* below() const { return below_; }  // the next one down the stack
 
  private:

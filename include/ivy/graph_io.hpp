@@ -1,9 +1,9 @@
 // Graph export and import: versioned JSON (exact round trip, constants included) and
 // Graphviz DOT.
 //
-// The JSON schema, version 1 (every field required, no others allowed):
+// The JSON schema, version 2 (every field required, no others allowed):
 //
-//   {"format": "ivy-graph", "version": 1,
+//   {"format": "ivy-graph", "version": 2,
 //    "values":    [{"shape": [2, 3], "dtype": "float32"}, ...],      value id = index
 //    "inputs":    [0, 1],                                           Graph::input_ids
 //    "outputs":   [7],                                              Graph::output_ids
@@ -20,6 +20,8 @@
 //   scalar an object with one key that keeps the Scalar's kind: {"bool": true}, {"int": -3}
 //          (an integer above int64's range is a Scalar made from a uint64), {"float": <float>},
 //          {"complex": [<float>, <float>]}
+//   opt_*  null when absent, else as above
+// Version 1 files are read too: they spelled an optional field x as "has_x" (a boolean) and x.
 // Finite doubles are written in the shortest form that reads back to the same bits.
 #pragma once
 
@@ -30,8 +32,8 @@
 
 namespace ivy {
 
-// The schema version graph_to_json writes and graph_from_json accepts.
-inline constexpr int kGraphFormatVersion = 1;
+// The schema version graph_to_json writes; graph_from_json reads it and every earlier one.
+inline constexpr int kGraphFormatVersion = 2;
 
 // The graph as JSON text: one top-level field per line indented by `indent` spaces, each
 // value, constant and node on a line of its own (indent < 0: all on one line). Throws ValueError "[graph_to_json] ..."

@@ -42,7 +42,7 @@ IVY_JVP(matmul) {
 // halved; upper=true: U = L^H, dU = dL^H.
 IVY_JVP(cholesky) {
   if (c.in[0].size() == 0) return;
-  const bool upper = attr::cholesky(c.attrs).upper;
+  const bool upper = c.attrs.get<attr::cholesky>().upper;
   Array L = upper ? mH(c.out[0]) : c.out[0];
   Array Y = linalg::solve(L, sym(tan_or_zeros(c, 0)));  // L^{-1} dA
   Array X = mH(linalg::solve(L, mH(Y)));                // L^{-1} dA L^{-H}
@@ -135,7 +135,7 @@ IVY_JVP(svd) {
   const Array& A = c.in[0];
   if (A.size() == 0) return;
   const std::int64_t m = A.shape()[A.ndim() - 2], n = A.shape().back(), k = std::min(m, n);
-  if (attr::svd(c.attrs).full_matrices && m != n)
+  if (c.attrs.get<attr::svd>().full_matrices && m != n)
     throw NotImplementedError(
         "[jvp] svd with full_matrices=True is differentiable only for square matrices (got shape " + A.shape().str() +
         "); use full_matrices=False");
@@ -185,7 +185,7 @@ IVY_JVP(qr) {
   const Array& A = c.in[0];
   if (A.size() == 0) return;
   const std::int64_t m = A.shape()[A.ndim() - 2], n = A.shape().back();
-  if (attr::qr(c.attrs).complete && m > n)
+  if (c.attrs.get<attr::qr>().complete && m > n)
     throw NotImplementedError("[jvp] qr with mode='complete' is differentiable only when rows <= columns (got shape " +
                               A.shape().str() + "); use mode='reduced'");
   const Array &Q = c.out[0], &R = c.out[1];

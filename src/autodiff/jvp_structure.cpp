@@ -103,7 +103,7 @@ IVY_JVP(index_put_flat) {
 // the tangent through the (stable) sorting permutation: take_along_axis(t, argsort(x))
 IVY_JVP(sort) {
   if (!c.tan[0].defined()) return;
-  const auto p = attr::sort(c.attrs);
+  const auto& p = c.attrs.get<attr::sort>();
   out_tangents[0] = take_along_axis(c.tan[0], argsort(c.in[0], p.axis, p.descending, true), p.axis);
 }
 
@@ -118,30 +118,30 @@ IVY_JVP(mean) {
 // prod: sum over the reduced axes of t * (product of the other elements of the block)
 IVY_JVP(prod) {
   if (!floating_out(c) || !c.tan[0].defined() || c.in[0].size() == 0) return;
-  const auto p = attr::reduce_acc(c.attrs);
+  const auto& p = c.attrs.get<attr::reduce_acc>();
   const DType d = c.out[0].dtype();
   Array x = c.in[0], t = c.tan[0];
   if (x.dtype() != d && (is_complex(d) || !is_complex(x.dtype()))) x = to_dtype(x, d), t = to_dtype(t, d);
-  out_tangents[0] = dispatch(OpId::sum, multiply(t, product_of_others(x, p.has_axes, p.axes)), c.attrs);
+  out_tangents[0] = dispatch(OpId::sum, multiply(t, product_of_others(x, p.axes)), c.attrs);
 }
 namespace {
 // max/min: the mean of the tangents at the tied extrema, sum(t * mask) / sum(mask) (NaN for a
 // block whose extremum is NaN: no element equals it, 0 / 0, as the VJP)
 void extremum_jvp(const JvpCall& c, std::span<Array> out_tangents) {
   if (!floating_out(c) || !c.tan[0].defined() || c.in[0].size() == 0) return;
-  const auto p = attr::reduce(c.attrs);
+  const auto& p = c.attrs.get<attr::reduce>();
   const Array& x = c.in[0];
   const Array& t = c.tan[0];
-  const AxisArg ax = axis_arg(p.has_axes, p.axes);
-  Array mask = astype(equal(x, expand_reduced(c.out[0], x, p.has_axes, p.axes)), t.dtype());
+  const AxisArg ax = axis_arg(p.axes);
+  Array mask = astype(equal(x, expand_reduced(c.out[0], x, p.axes)), t.dtype());
   out_tangents[0] = divide(sum(multiply(t, mask), ax, std::nullopt, p.keepdims), sum(mask, ax, std::nullopt, p.keepdims));
 }
 // var's tangent: 2 Re(sum conj(x - mean) t) / (N - correction), in var's output shape
 Array var_tan(const JvpCall& c) {
-  const auto p = attr::reduce_var(c.attrs);
+  const auto& p = c.attrs.get<attr::reduce_var>();
   const Array& x = c.in[0];
-  const auto n = static_cast<double>(reduced_count(x, p.has_axes, p.axes));
-  const AxisArg ax = axis_arg(p.has_axes, p.axes);
+  const auto n = static_cast<double>(reduced_count(x, p.axes));
+  const AxisArg ax = axis_arg(p.axes);
   Array centered = subtract(x, mean(x, ax, true));
   Array prod_ct = is_complex(x.dtype()) ? real(multiply(conj(centered), c.tan[0])) : multiply(centered, c.tan[0]);
   return divide(multiply(sum(prod_ct, ax, std::nullopt, p.keepdims), Scalar(2.0)), Scalar(n - p.correction));
@@ -167,7 +167,7 @@ IVY_JVP(cumulative_sum) { linear_unary(c, out_tangents); }
 // the include_initial slot is the constant 1 (tangent 0).
 IVY_JVP(cumulative_prod) {
   if (!floating_out(c) || !c.tan[0].defined() || c.in[0].size() == 0) return;
-  const auto p = attr::cumulative(c.attrs);
+  const auto& p = c.attrs.get<attr::cumulative>();
   const std::int64_t ax = p.axis;
   const DType d = c.out[0].dtype();
   Array x = c.in[0], t = c.tan[0];

@@ -26,37 +26,36 @@ inline Array zero_like0(const Array& a) { return zeros(Shape{}, a.dtype(), a.dev
 
 // a[start:stop] along `axis` (every other axis whole).
 inline Array slice_axis(const Array& a, std::int64_t axis, std::int64_t start, std::int64_t stop) {
-  Attrs at;
-  attr::slice w(at);
+  attr::slice w;
   for (std::int64_t d = 0; d < a.ndim(); ++d) {
     w.start.push_back(d == axis ? start : 0);
     w.stop.push_back(d == axis ? stop : a.shape()[static_cast<std::size_t>(d)]);
     w.step.push_back(1);
   }
-  return dispatch(OpId::strided_slice, a, at);
+  return dispatch(OpId::strided_slice, a, w);
 }
 
 // The reduced axes of a reduction view (every axis when it has none).
-inline Dims reduced_axes(std::int64_t rank, bool has_axes, const Dims& axes) {
-  if (has_axes) return axes;
+inline Dims reduced_axes(std::int64_t rank, const std::optional<Dims>& axes) {
+  if (axes) return *axes;
   Dims a;
   for (std::int64_t i = 0; i < rank; ++i) a.push_back(i);
   return a;
 }
 
 // The AxisArg of a reduction view: its axes, or none (every axis).
-inline AxisArg axis_arg(bool has_axes, const Dims& axes) { return has_axes ? AxisArg(axes) : AxisArg(); }
+inline AxisArg axis_arg(const std::optional<Dims>& axes) { return axes ? AxisArg(*axes) : AxisArg(); }
 
 // How many elements of x each reduced output element covers.
-inline std::int64_t reduced_count(const Array& x, bool has_axes, const Dims& axes) {
+inline std::int64_t reduced_count(const Array& x, const std::optional<Dims>& axes) {
   std::int64_t n = 1;
-  for (auto ax : reduced_axes(x.ndim(), has_axes, axes)) n *= x.shape()[static_cast<std::size_t>(ax)];
+  for (auto ax : reduced_axes(x.ndim(), axes)) n *= x.shape()[static_cast<std::size_t>(ax)];
   return n;
 }
 
 // A reduction's output (or its cotangent) re-expanded to x's shape.
-inline Array expand_reduced(const Array& g, const Array& x, bool has_axes, const Dims& axes) {
-  return broadcast_to(reshape(g, keepdims_shape(x.shape(), has_axes, axes)), x.shape());
+inline Array expand_reduced(const Array& g, const Array& x, const std::optional<Dims>& axes) {
+  return broadcast_to(reshape(g, keepdims_shape(x.shape(), axes)), x.shape());
 }
 
 // At each position of the last axis, the product of every other element of that axis: the
@@ -70,8 +69,8 @@ inline Array product_of_others_last(const Array& xr) {
 
 // At each element of x, the product of the other elements of its reduced block (x's shape):
 // the reduced axes moved last and merged, then product_of_others_last.
-inline Array product_of_others(const Array& x, bool has_axes, const Dims& axes) {
-  const Dims red = reduced_axes(x.ndim(), has_axes, axes);
+inline Array product_of_others(const Array& x, const std::optional<Dims>& axes) {
+  const Dims red = reduced_axes(x.ndim(), axes);
   Dims perm;
   Shape ps;
   std::int64_t k = 1;
@@ -126,15 +125,14 @@ inline Array add_opt(const Array& acc, const Array& t) { return acc.defined() ? 
 
 // x[..., :, start:stop] (a slice of the last axis).
 inline Array slice_last(const Array& x, std::int64_t start, std::int64_t stop) {
-  Attrs a;
-  attr::slice v(a);
+  attr::slice v;
   for (std::int64_t i = 0; i < x.ndim(); ++i) {
     bool last = i == x.ndim() - 1;
     v.start.push_back(last ? start : 0);
     v.stop.push_back(last ? stop : x.shape()[i]);
     v.step.push_back(1);
   }
-  return dispatch(OpId::strided_slice, x, a);
+  return dispatch(OpId::strided_slice, x, v);
 }
 
 }  // namespace ivy::autodiff

@@ -23,7 +23,7 @@ namespace ivy::autodiff {
 struct VjpCall {
   OpId op;
   std::span<const Array> in;   // the primal inputs, as the primitive got them
-  const Attrs& attrs;
+  AttrsRef attrs;
   std::span<const Array> out;  // the primal outputs
   std::span<const Array> cot;  // one per output; undefined: no cotangent (zeros)
   std::span<const bool> want;  // one per input: is its cotangent needed
@@ -69,7 +69,7 @@ inline constexpr std::uint64_t kReadsNone = 0, kReadsAll = ~std::uint64_t{0}, kR
 struct JvpCall {
   OpId op;
   std::span<const Array> in;
-  const Attrs& attrs;
+  AttrsRef attrs;
   std::span<const Array> out;
   std::span<const Array> tan;  // one per input
 };
@@ -86,7 +86,7 @@ Array cot_or_zeros(const VjpCall& c, int k);
 // x summed over the leading and the size-1 axes that broadcasting `shape` to x's shape added.
 Array unbroadcast(const Array& x, const Shape& shape);
 // Shape after keeping the reduced axes as size 1 (axes normalized; none = every axis).
-Shape keepdims_shape(const Shape& s, bool has_axes, const Dims& axes);
+Shape keepdims_shape(const Shape& s, const std::optional<Dims>& axes);  // every axis when absent
 
 }  // namespace ivy::autodiff
 

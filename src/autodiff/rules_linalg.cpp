@@ -30,8 +30,7 @@ Array fit_extents(const Array& x, const Dims& axes, const Shape& target) {
   for (auto ax : axes) want[ax] = target[ax];
   if (want == x.shape()) return x;
   if (x.size() == 0 || want.numel() == 0) return zeros(want, x.dtype(), x.device(), x.backend());
-  Attrs a;
-  attr::slice v(a);
+  attr::slice v;
   bool crop = false;
   for (std::int64_t i = 0; i < x.ndim(); ++i) {
     std::int64_t stop = std::min(x.shape()[i], want[i]);
@@ -40,7 +39,7 @@ Array fit_extents(const Array& x, const Dims& axes, const Shape& target) {
     v.stop.push_back(stop);
     v.step.push_back(1);
   }
-  Array y = crop ? dispatch(OpId::strided_slice, x, a) : x;
+  Array y = crop ? dispatch(OpId::strided_slice, x, v) : x;
   for (auto ax : axes) {
     if (y.shape()[ax] >= want[ax]) continue;
     Shape zs = y.shape();
@@ -52,13 +51,12 @@ Array fit_extents(const Array& x, const Dims& axes, const Shape& target) {
 // the adjoint's norm code: backward (0) <-> forward (2), ortho (1) stays
 std::int64_t adjoint_norm(std::int64_t norm) { return norm == 0 ? 2 : norm == 2 ? 0 : 1; }
 Array fft_call(OpId op, const Array& x, const Dims& axes, const Dims& lengths, std::int64_t norm, bool inverse) {
-  Attrs a;
-  attr::fft v(a);
+  attr::fft v;
   v.axes = axes;
   v.lengths = lengths;
   v.norm = norm;
   v.inverse = inverse;
-  return dispatch(op, x, a);
+  return dispatch(op, x, v);
 }
 
 // QR backward for Q (m x k), R (k x k) upper triangular, m >= k (either cotangent may be undefined):
@@ -103,7 +101,7 @@ IVY_VJP_READS(matmul, kReadsAll, kReadsNone) {
 // diagonal halved; upper=true: L = U^H, gL = gU^H.
 IVY_VJP_READS(cholesky, kReadsNone, kReadsAll) {
   if (!c.want[0] || !c.cot[0].defined() || c.in[0].size() == 0) return;
-  const bool upper = attr::cholesky(c.attrs).upper;
+  const bool upper = c.attrs.get<attr::cholesky>().upper;
   Array L = upper ? mH(c.out[0]) : c.out[0];
   Array gL = upper ? mH(c.cot[0]) : c.cot[0];
   Array X = matmul(mH(L), gL);
@@ -216,7 +214,7 @@ IVY_VJP_READS(svd, kReadsNone, kReadsAll) {
   const Array &gU = c.cot[0], &gS = c.cot[1], &gVh = c.cot[2];
   if (!gU.defined() && !gS.defined() && !gVh.defined()) return;
   Array U = c.out[0], S = c.out[1], Vh = c.out[2];
-  if (attr::svd(c.attrs).full_matrices && m != n) {
+  if (c.attrs.get<attr::svd>().full_matrices && m != n) {
     if (gU.defined() || gVh.defined())
       throw NotImplementedError(
           "[grad] svd with full_matrices=True is differentiable only for square matrices (got shape " +
@@ -270,7 +268,7 @@ IVY_VJP_READS(qr, kReadsAll, kReadsAll) {
   if (!c.want[0] || c.in[0].size() == 0) return;
   const Array& A = c.in[0];
   const std::int64_t m = A.shape()[A.ndim() - 2], n = A.shape().back();
-  if (attr::qr(c.attrs).complete && m > n)
+  if (c.attrs.get<attr::qr>().complete && m > n)
     throw NotImplementedError("[grad] qr with mode='complete' is differentiable only when rows <= columns (got shape " +
                               A.shape().str() + "); use mode='reduced'");
   const Array &gQ = c.cot[0], &gR = c.cot[1];
@@ -300,7 +298,7 @@ IVY_VJP_READS(qr, kReadsAll, kReadsAll) {
 // lengths, then cropped / zero-padded back to the input's extents.
 IVY_VJP_READS(fft_c2c, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::fft(c.attrs);
+  const auto& p = c.attrs.get<attr::fft>();
   Array t = fft_call(OpId::fft_c2c, c.cot[0], p.axes, p.lengths, adjoint_norm(p.norm), !p.inverse);
   grads[0] = fit_extents(t, p.axes, c.in[0].shape());
 }
@@ -309,7 +307,7 @@ IVY_VJP_READS(fft_c2c, kReadsNone, kReadsNone) {
 // its real part, fitted back to the input's extents (exact: no Hermitian weighting needed).
 IVY_VJP_READS(fft_r2c, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::fft(c.attrs);
+  const auto& p = c.attrs.get<attr::fft>();
   const std::int64_t ax = p.axes.back();
   Shape full = c.cot[0].shape();
   full[ax] = p.lengths.back();
@@ -323,7 +321,7 @@ IVY_VJP_READS(fft_r2c, kReadsNone, kReadsNone) {
 // conjugate pair; fitted back to the input's extents.
 IVY_VJP_READS(fft_c2r, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::fft(c.attrs);
+  const auto& p = c.attrs.get<attr::fft>();
   const Array& g = c.cot[0];
   const std::int64_t ax = p.axes.back(), n = p.lengths.back(), h = n / 2 + 1;
   Array t = fft_call(OpId::fft_r2c, g, p.axes, p.lengths, adjoint_norm(p.norm), false);

@@ -16,20 +16,20 @@ Dims spatial_of(const Array& x) {
   return d;
 }
 // The call's convolution attributes with `spatial` replaced.
-Attrs with_spatial(const Attrs& a, const Dims& spatial) {
-  Attrs r = a;
-  attr::conv(r).spatial = spatial;
+attr::conv with_spatial(AttrsRef a, const Dims& spatial) {
+  attr::conv r = a.get<attr::conv>();
+  r.spatial = spatial;
   return r;
 }
-Array conv_call(const Array& x, const Array& w, const Attrs& a) {
+Array conv_call(const Array& x, const Array& w, AttrsRef a) {
   return dispatch(OpId::conv, {x, w}, with_spatial(a, Dims{}));
 }
 // conv's adjoint in x, to an input of spatial sizes `spatial`
-Array conv_transpose_call(const Array& y, const Array& w, const Attrs& a, const Dims& spatial) {
+Array conv_transpose_call(const Array& y, const Array& w, AttrsRef a, const Dims& spatial) {
   return dispatch(OpId::conv_transpose, {y, w}, with_spatial(a, spatial));
 }
 // conv's adjoint in w, to a kernel of spatial sizes `kernel`
-Array conv_weight_grad_call(const Array& x, const Array& gy, const Attrs& a, const Dims& kernel) {
+Array conv_weight_grad_call(const Array& x, const Array& gy, AttrsRef a, const Dims& kernel) {
   return dispatch(OpId::conv_weight_grad, {x, gy}, with_spatial(a, kernel));
 }
 Array flat(const Array& x) { return reshape(x, Shape{x.size()}); }
@@ -87,7 +87,7 @@ IVY_VJP_READS(max_pool, kReadsNone, kReadsSecond) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array &x = c.in[0], &g = c.cot[0];
   Array base = zeros(Shape{x.size()}, g.dtype(), g.device(), g.backend());
-  grads[0] = reshape(dispatch(OpId::scatter_add_flat, {base, flat(c.out[1]), flat(g)}, Attrs{}), x.shape());
+  grads[0] = reshape(dispatch(OpId::scatter_add_flat, {base, flat(c.out[1]), flat(g)}, AttrsRef()), x.shape());
 }
 IVY_JVP(max_pool) {
   if (!c.tan[0].defined()) return;
@@ -100,9 +100,9 @@ IVY_JVP(max_pool) {
 // (d mean / dx = 1 / N; d rstd / dx = -rstd^3 (x - mean) / N = -rstd^2 y / N). It reads the
 // outputs y and rstd, not x.
 namespace {
-Dims normalized_axes(const Attrs& a, std::int64_t ndim) {
+Dims normalized_axes(AttrsRef a, std::int64_t ndim) {
   Dims axes;
-  for (std::int64_t i = attr::layer_norm(a).axis; i < ndim; ++i) axes.push_back(i);
+  for (std::int64_t i = a.get<attr::layer_norm>().axis; i < ndim; ++i) axes.push_back(i);
   return axes;
 }
 }  // namespace

@@ -74,10 +74,10 @@ Array segment_sum(Array G, const Array& seg, std::int64_t n, std::int64_t axis, 
 
 // tril/triu are linear masks: the same mask on g.
 IVY_VJP_READS(tril, kReadsNone, kReadsNone, false) {
-  if (c.want[0] && c.cot[0].defined()) grads[0] = tril(c.cot[0], attr::triangle(c.attrs).k);
+  if (c.want[0] && c.cot[0].defined()) grads[0] = tril(c.cot[0], c.attrs.get<attr::triangle>().k);
 }
 IVY_VJP_READS(triu, kReadsNone, kReadsNone, false) {
-  if (c.want[0] && c.cot[0].defined()) grads[0] = triu(c.cot[0], attr::triangle(c.attrs).k);
+  if (c.want[0] && c.cot[0].defined()) grads[0] = triu(c.cot[0], c.attrs.get<attr::triangle>().k);
 }
 
 // ---------------------------------------------------------------- manipulation
@@ -88,7 +88,7 @@ IVY_VJP_READS(reshape, kReadsNone, kReadsNone) {
 // permute_dims by the inverse permutation
 IVY_VJP_READS(permute_dims, kReadsNone, kReadsNone, false) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::permute_dims(c.attrs);
+  const auto& p = c.attrs.get<attr::permute_dims>();
   Dims inv;
   inv.resize(p.axes.size());
   for (std::size_t i = 0; i < p.axes.size(); ++i) inv[static_cast<std::size_t>(p.axes[i])] = static_cast<std::int64_t>(i);
@@ -105,22 +105,21 @@ IVY_VJP_READS(flip, kReadsNone, kReadsNone, false) {
 // roll of g by the negated shifts (same axes; the flattened roll when it has none)
 IVY_VJP_READS(roll, kReadsNone, kReadsNone, false) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  Attrs a = c.attrs;
-  attr::roll w(a);
+  attr::roll w = c.attrs.get<attr::roll>();
   for (auto& s : w.shifts) s = -s;
-  grads[0] = dispatch(OpId::roll, c.cot[0], a);
+  grads[0] = dispatch(OpId::roll, c.cot[0], w);
 }
 // repeat: every input element gets the sum of its copies. One count r for all: g viewed as
 // (pre, len, r, post) summed over r; per-element counts: a segment sum over the source index
 // of each output element (repeat of arange; zero counts give 0).
 IVY_VJP_READS(repeat, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::repeat(c.attrs);
+  const auto& p = c.attrs.get<attr::repeat>();
   const Array& x = c.in[0];
   const Array& g = c.cot[0];
   if (x.size() == 0) return;
-  const bool flat = !p.has_axis || x.ndim() == 0;
-  const std::int64_t ax = flat ? 0 : p.axis;
+  const bool flat = !p.axis || x.ndim() == 0;
+  const std::int64_t ax = flat ? 0 : *p.axis;
   const Shape w = flat ? Shape{x.size()} : x.shape();
   const std::int64_t len = w[static_cast<std::size_t>(ax)];
   std::int64_t pre = 1, post = 1;
@@ -132,12 +131,10 @@ IVY_VJP_READS(repeat, kReadsNone, kReadsNone) {
   if (uniform) {
     r = sum(reshape(g, Shape{pre, len, p.repeats[0], post}), 2);
   } else {
-    Attrs a;
-    attr::repeat v(a);
+    attr::repeat v;
     v.repeats = p.repeats;
-    v.has_axis = true;
     v.axis = 0;
-    Array seg = dispatch(OpId::repeat, iota(len, g), a);  // (total,): the source of each output
+    Array seg = dispatch(OpId::repeat, iota(len, g), v);  // (total,): the source of each output
     const std::int64_t total = seg.size();
     if (total == 0) return;
     r = segment_sum(reshape(g, Shape{pre, total, post}), seg, len, 1,
@@ -151,7 +148,7 @@ IVY_VJP_READS(tile, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& x = c.in[0];
   if (x.size() == 0) return;
-  const Dims& reps = attr::tile(c.attrs).reps;
+  const Dims& reps = c.attrs.get<attr::tile>().reps;
   const Shape& xs = x.shape();
   const std::size_t rank = std::max(xs.size(), reps.size());
   Shape d, k;
@@ -191,7 +188,7 @@ IVY_VJP_READS(tile, kReadsNone, kReadsNone) {
 // concat: each input gets its extent of g along the axis
 IVY_VJP_READS(concat, kReadsNone, kReadsNone) {
   if (!c.cot[0].defined()) return;
-  const std::int64_t ax = attr::one_axis(c.attrs).axis;
+  const std::int64_t ax = c.attrs.get<attr::one_axis>().axis;
   std::int64_t off = 0;
   for (std::size_t i = 0; i < c.in.size(); ++i) {
     const std::int64_t len = c.in[i].shape()[static_cast<std::size_t>(ax)];
@@ -222,7 +219,7 @@ IVY_VJP_READS(take, kReadsSecond, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& x = c.in[0];
   const Array& idx = c.in[1];
-  const std::int64_t ax = attr::one_axis(c.attrs).axis;
+  const std::int64_t ax = c.attrs.get<attr::one_axis>().axis;
   const std::int64_t n = x.shape()[static_cast<std::size_t>(ax)], m = idx.size();
   if (m == 0 || x.size() == 0 || c.cot[0].size() == 0) return;
   Shape gs;
@@ -239,7 +236,7 @@ IVY_VJP_READS(take, kReadsSecond, kReadsNone) {
 IVY_VJP_READS(take_along_axis, kReadsSecond, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
   const Array& x = c.in[0];
-  const std::int64_t ax = attr::one_axis(c.attrs).axis;
+  const std::int64_t ax = c.attrs.get<attr::one_axis>().axis;
   const Shape& os = c.out[0].shape();
   const std::int64_t n = x.shape()[static_cast<std::size_t>(ax)], mo = os[static_cast<std::size_t>(ax)];
   const std::int64_t total = os.numel();
@@ -279,7 +276,7 @@ IVY_VJP_READS(index_put_flat, kReadsSecond, kReadsNone) {
 // with perm the (stable) argsort of x in the same direction.
 IVY_VJP_READS(sort, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::sort(c.attrs);
+  const auto& p = c.attrs.get<attr::sort>();
   Array perm = argsort(c.in[0], p.axis, p.descending, true);
   grads[0] = take_along_axis(c.cot[0], argsort(perm, p.axis), p.axis);
 }
@@ -289,48 +286,48 @@ IVY_VJP_READS(sort, kReadsAll, kReadsNone) {
 // sum: g broadcast back over the reduced axes
 IVY_VJP_READS(sum, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::reduce_acc(c.attrs);
-  grads[0] = expand_reduced(c.cot[0], c.in[0], p.has_axes, p.axes);
+  const auto& p = c.attrs.get<attr::reduce_acc>();
+  grads[0] = expand_reduced(c.cot[0], c.in[0], p.axes);
 }
 // mean: g / N broadcast back (N: the elements per output element)
 IVY_VJP_READS(mean, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::reduce(c.attrs);
+  const auto& p = c.attrs.get<attr::reduce>();
   const Array& x = c.in[0];
   if (x.size() == 0) return;
-  const auto n = static_cast<double>(reduced_count(x, p.has_axes, p.axes));
-  grads[0] = divide(expand_reduced(c.cot[0], x, p.has_axes, p.axes), Scalar(n));
+  const auto n = static_cast<double>(reduced_count(x, p.axes));
+  grads[0] = divide(expand_reduced(c.cot[0], x, p.axes), Scalar(n));
 }
 // prod: g * conj(product of the other elements of the reduced block), exact with zeros: the
 // reduced axes moved last and merged, exclusive cumulative products from both sides.
 IVY_VJP_READS(prod, kReadsAll, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::reduce_acc(c.attrs);
+  const auto& p = c.attrs.get<attr::reduce_acc>();
   const Array& x = c.in[0];
   if (x.size() == 0) return;
-  Array others = product_of_others(x, p.has_axes, p.axes);
-  grads[0] = multiply(expand_reduced(c.cot[0], x, p.has_axes, p.axes), cj(others));
+  Array others = product_of_others(x, p.axes);
+  grads[0] = multiply(expand_reduced(c.cot[0], x, p.axes), cj(others));
 }
 namespace {
 // max/min: g split evenly among the elements equal to the extremum (JAX): g * mask / count
 // (NaN for a block whose extremum is NaN: no element equals it, 0 / 0).
 void extremum_vjp(const VjpCall& c, std::span<Array> grads) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::reduce(c.attrs);
+  const auto& p = c.attrs.get<attr::reduce>();
   const Array& x = c.in[0];
   const Array& g = c.cot[0];
   if (x.size() == 0) return;
-  Array mask = astype(equal(x, expand_reduced(c.out[0], x, p.has_axes, p.axes)), g.dtype());
-  Array count = sum(mask, axis_arg(p.has_axes, p.axes), std::nullopt, true);
-  grads[0] = divide(multiply(expand_reduced(g, x, p.has_axes, p.axes), mask), count);
+  Array mask = astype(equal(x, expand_reduced(c.out[0], x, p.axes)), g.dtype());
+  Array count = sum(mask, axis_arg(p.axes), std::nullopt, true);
+  grads[0] = divide(multiply(expand_reduced(g, x, p.axes), mask), count);
 }
 // var's cotangent: g * 2 (x - mean) / (N - correction), g broadcast back
 Array var_cot(const VjpCall& c, const Array& g) {
-  const auto p = attr::reduce_var(c.attrs);
+  const auto& p = c.attrs.get<attr::reduce_var>();
   const Array& x = c.in[0];
-  const auto n = static_cast<double>(reduced_count(x, p.has_axes, p.axes));
-  Array centered = subtract(x, mean(x, axis_arg(p.has_axes, p.axes), true));
-  return divide(multiply(multiply(expand_reduced(g, x, p.has_axes, p.axes), centered), Scalar(2.0)),
+  const auto n = static_cast<double>(reduced_count(x, p.axes));
+  Array centered = subtract(x, mean(x, axis_arg(p.axes), true));
+  return divide(multiply(multiply(expand_reduced(g, x, p.axes), centered), Scalar(2.0)),
                 Scalar(n - p.correction));
 }
 }  // namespace
@@ -353,7 +350,7 @@ IVY_VJP_READS(std, kReadsAll, kReadsAll) {
 // include_initial: that slot is the constant 0)
 IVY_VJP_READS(cumulative_sum, kReadsNone, kReadsNone) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::cumulative(c.attrs);
+  const auto& p = c.attrs.get<attr::cumulative>();
   Array g = c.cot[0];
   const std::int64_t len = g.shape()[static_cast<std::size_t>(p.axis)];
   if (p.include_initial) g = slice_axis(g, p.axis, 1, len);
@@ -366,7 +363,7 @@ IVY_VJP_READS(cumulative_sum, kReadsNone, kReadsNone) {
 // is made 1 where unused, so the rule's own derivatives stay finite.)
 IVY_VJP_READS(cumulative_prod, kReadsAll, kReadsAll) {
   if (!c.want[0] || !c.cot[0].defined()) return;
-  const auto p = attr::cumulative(c.attrs);
+  const auto& p = c.attrs.get<attr::cumulative>();
   const std::int64_t ax = p.axis;
   Array x = c.in[0].ndim() == 0 ? reshape(c.in[0], Shape{1}) : c.in[0];
   if (x.size() == 0) return;
@@ -397,13 +394,12 @@ IVY_VJP_READS(diagonal, kReadsNone, kReadsNone) {
   const Array& x = c.in[0];
   const Array& g = c.cot[0];
   if (g.size() == 0) return;
-  const std::int64_t off = attr::diagonal(c.attrs).offset;
+  const std::int64_t off = c.attrs.get<attr::diagonal>().offset;
   const Shape& xs = x.shape();
   const std::int64_t rows = xs[xs.size() - 2], cols = xs.back(), len = g.shape().back();
   const std::int64_t start = off >= 0 ? off : -off * cols, step = cols + 1;
   Shape fs;
-  Attrs a;
-  attr::slice w(a);
+  attr::slice w;
   for (std::size_t d = 0; d + 2 < xs.size(); ++d) {
     fs.push_back(xs[d]);
     w.start.push_back(0);
@@ -414,7 +410,7 @@ IVY_VJP_READS(diagonal, kReadsNone, kReadsNone) {
   w.start.push_back(start);
   w.stop.push_back(start + (len - 1) * step + 1);
   w.step.push_back(step);
-  Array flat = dispatch(OpId::slice_update, {zeros(fs, g.dtype(), g.device(), g.backend()), g}, a);
+  Array flat = dispatch(OpId::slice_update, {zeros(fs, g.dtype(), g.device(), g.backend()), g}, w);
   grads[0] = reshape(flat, xs);
 }
 

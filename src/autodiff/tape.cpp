@@ -109,7 +109,7 @@ class Tape final : public DispatchObserver {
     return false;
   }
 
-  void on_dispatch(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) override {
+  void on_dispatch(OpId op, std::span<const Array> in, AttrsRef a, std::span<const Array> out) override {
     if (paused_) return;
     const VjpRule rule = vjp_rule_of(op);
     if (!rule || !tracks_any(in)) return;
@@ -262,26 +262,7 @@ class Tape final : public DispatchObserver {
                        n.custom ? "custom_vjp" : op_info(n.op).name));
   }
 
-  // Nodes in chunks of 64 that stay where they are made: a Node's Attrs are large, and a
-  // growing vector would move every node again (a deque allocates one block per node).
-  class NodeList {
-   public:
-    Node& emplace_back(Node&& n) {
-      if (size_ % kChunk == 0) chunks_.push_back(std::make_unique<Node[]>(kChunk));
-      Node& slot = chunks_.back()[size_ % kChunk];
-      slot = std::move(n);
-      ++size_;
-      return slot;
-    }
-    Node& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
-    std::size_t size() const { return size_; }
-
-   private:
-    static constexpr std::size_t kChunk = 64;
-    std::vector<std::unique_ptr<Node[]>> chunks_;
-    std::size_t size_ = 0;
-  };
-  NodeList nodes_;
+  std::vector<Node> nodes_;
   std::vector<ArrayMeta> metas_;
   std::vector<std::int64_t> dims_;
   std::vector<std::pair<ArrayMeta, Array>> stand_ins_;
@@ -305,7 +286,7 @@ class ForwardTrace final : public DispatchObserver {
     auto it = tangents_.find(x.impl());
     return it == tangents_.end() ? Array() : it->second;
   }
-  void on_dispatch(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) override {
+  void on_dispatch(OpId op, std::span<const Array> in, AttrsRef a, std::span<const Array> out) override {
     if (paused_) return;
     const JvpRule rule = jvp_rule_of(op);
     if (!rule) return;
@@ -476,7 +457,7 @@ using autodiff::Recording;
 
 Array stop_gradient(const Array& x) {
   if (!x.defined()) throw ValueError("[stop_gradient] got an undefined array");
-  return dispatch(OpId::stop_gradient, x, Attrs{});
+  return dispatch(OpId::stop_gradient, x, AttrsRef());
 }
 
 VjpResult vjp(const ArraysFn& f, const std::vector<Array>& primals) {

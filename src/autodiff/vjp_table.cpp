@@ -73,10 +73,10 @@ Array unbroadcast(const Array& x, const Shape& shape) {
   return reshape(s, shape);
 }
 
-Shape keepdims_shape(const Shape& s, bool has_axes, const Dims& axes) {
+Shape keepdims_shape(const Shape& s, const std::optional<Dims>& axes) {
   Shape k = s;
   for (std::size_t i = 0; i < k.size(); ++i)
-    if (!has_axes || std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(i)) != axes.end()) k[i] = 1;
+    if (!axes || std::find(axes->begin(), axes->end(), static_cast<std::int64_t>(i)) != axes->end()) k[i] = 1;
   return k;
 }
 

@@ -210,7 +210,7 @@ IVY_INPLACE_S(/=, divide)
 // ---------------------------------------------------------------- indexing
 namespace {
 struct Plan {
-  Attrs slice;                 // strided_slice attrs over x's axes
+  attr::slice slice;           // strided_slice attrs over x's axes
   Shape result_shape;          // after dropping integer axes and inserting new axes
   bool has_arrays = false;
   // for advanced indexing: per x-axis, the index array (undefined when none)
@@ -262,9 +262,9 @@ Plan make_plan(const Array& x, const std::vector<Index>& items) {
   p.arrays.resize(static_cast<std::size_t>(r));
   std::int64_t axis = 0;
   auto full_axis = [&](std::int64_t ax) {
-    attr::slice(p.slice).start.push_back(0);
-    attr::slice(p.slice).stop.push_back(xs[ax]);
-    attr::slice(p.slice).step.push_back(1);
+    p.slice.start.push_back(0);
+    p.slice.stop.push_back(xs[ax]);
+    p.slice.step.push_back(1);
     p.result_shape.push_back(xs[ax]);
   };
   for (auto& it : items) {
@@ -275,18 +275,18 @@ Plan make_plan(const Array& x, const std::vector<Index>& items) {
           throw IndexError("[index] index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(axis) +
                            " with size " + std::to_string(n) + " (shape " + xs.str() + ")");
         if (i < 0) i += n;
-        attr::slice(p.slice).start.push_back(i);
-        attr::slice(p.slice).stop.push_back(i + 1);
-        attr::slice(p.slice).step.push_back(1);
+        p.slice.start.push_back(i);
+        p.slice.stop.push_back(i + 1);
+        p.slice.step.push_back(1);
         axis++;
         break;
       }
       case Index::SliceK: {
         std::int64_t b, e, st;
         norm_slice(it.slice(), xs[axis], &b, &e, &st);
-        attr::slice(p.slice).start.push_back(b);
-        attr::slice(p.slice).stop.push_back(e);
-        attr::slice(p.slice).step.push_back(st);
+        p.slice.start.push_back(b);
+        p.slice.stop.push_back(e);
+        p.slice.step.push_back(st);
         p.result_shape.push_back(slice_length(b, e, st));
         axis++;
         break;
@@ -330,7 +330,7 @@ Plan make_plan(const Array& x, const std::vector<Index>& items) {
 Array apply_basic(const Array& x, const Plan& p) {
   bool trivial = true;
   for (std::int64_t d = 0; d < x.ndim(); ++d)
-    trivial &= attr::slice(p.slice).start[d] == 0 && attr::slice(p.slice).stop[d] == x.shape()[d] && attr::slice(p.slice).step[d] == 1;
+    trivial &= p.slice.start[d] == 0 && p.slice.stop[d] == x.shape()[d] && p.slice.step[d] == 1;
   Array y = trivial ? x : dispatch(OpId::strided_slice, x, p.slice);
   if (!p.has_arrays && !(y.shape() == p.result_shape)) y = reshape(y, p.result_shape);
   return y;
@@ -459,7 +459,7 @@ void Array::index_put(const std::vector<Index>& items, const Array& value) {
                        sel.str());
     Shape raw_sel;
     for (std::int64_t d = 0; d < ndim(); ++d) {
-      auto b = attr::slice(p.slice).start[d], e = attr::slice(p.slice).stop[d], st = attr::slice(p.slice).step[d];
+      auto b = p.slice.start[d], e = p.slice.stop[d], st = p.slice.step[d];
       raw_sel.push_back(slice_length(b, e, st));
     }
     Array v = reshape(broadcast_to(value, sel), raw_sel);

@@ -12,7 +12,7 @@ namespace ivy {
 namespace {
 constexpr OpInfo kOps[] = {
 #define IVY_OP(name, nin, nout, m, kinds, props, attrs) \
-  {#name, nin, nout, &meta::m, kinds, static_cast<std::uint8_t>(props), #attrs, attr::attrs<const Attrs>::kFields},
+  {#name, nin, nout, &meta::m, kinds, static_cast<std::uint8_t>(props), #attrs, AttrSet::attrs, attr::attrs::kFields},
 #include "ivy/ops.def"
 #undef IVY_OP
 };
@@ -174,15 +174,20 @@ constexpr std::uint8_t kKindOf[kNumDTypes] = {kBoolKind, kIntegerKind, kIntegerK
   for (const Array& x : in) check_supported(Backend(be), info.name, x.dtype());
   for (int i = 0; i < n_out; ++i) check_supported(Backend(be), info.name, specs[i].dtype);
 }
-[[gnu::cold, gnu::noinline]] void notify(OpId op, std::span<const Array> in, const Attrs& a, const Array* out, int n_out) {
+[[gnu::cold, gnu::noinline]] void notify(OpId op, std::span<const Array> in, AttrsRef a, const Array* out, int n_out) {
   const std::span<const Array> outs(out, static_cast<std::size_t>(n_out));
   for (DispatchObserver* o = tl_observer; o; o = o->below()) o->on_dispatch(op, in, a, outs);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void wrong_attr_set(const OpInfo& info, AttrsRef a) {
+  throw ValueError(std::string("[") + info.name + "] takes attribute set '" + info.attr_set + "', got set '" +
+                   attr_set_name(a.set()) + "'");
 }
 
 // The dispatch proper, on inputs that share one backend (or none). `fallback` is the backend
 // when there are no inputs: the explicit one, else the innermost scope, the global choice,
 // the default.
-int run_on(OpId op, std::span<const Array> in, const Attrs& a, const BackendImpl* fallback, OutSpec* specs,
+int run_on(OpId op, std::span<const Array> in, AttrsRef a, const BackendImpl* fallback, OutSpec* specs,
            Array* out) {
   const OpInfo& info = kOps[static_cast<int>(op)];
   // One pass over the inputs: defined, one backend, dtype kinds, dtypes used.
@@ -202,6 +207,7 @@ int run_on(OpId op, std::span<const Array> in, const Attrs& a, const BackendImpl
   const int n_in = static_cast<int>(in.size());
   if (info.n_in >= 0 && n_in != info.n_in) bad_input_count(info, in.size());
   if (!kinds_ok) bad_kinds(info, in, be);
+  if (a.set() != info.set) wrong_attr_set(info, a);
   const int n_out = info.meta(info.name, in.data(), n_in, a, specs);
   const Kernel k = be->kernels[static_cast<int>(op)];
   if (!k) not_implemented(info, be);
@@ -216,7 +222,7 @@ int run_on(OpId op, std::span<const Array> in, const Attrs& a, const BackendImpl
 }
 
 // An explicit backend: inputs living elsewhere are moved to it first.
-[[gnu::noinline]] int run_explicit(OpId op, std::span<const Array> in, const Attrs& a, Backend b, OutSpec* specs,
+[[gnu::noinline]] int run_explicit(OpId op, std::span<const Array> in, AttrsRef a, Backend b, OutSpec* specs,
                                    Array* out) {
   std::vector<Array> moved;
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -229,13 +235,13 @@ int run_on(OpId op, std::span<const Array> in, const Attrs& a, const BackendImpl
   return run_on(op, moved.empty() ? in : std::span<const Array>(moved), a, b.impl(), specs, out);
 }
 
-inline int run(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend, OutSpec* specs, Array* out) {
+inline int run(OpId op, std::span<const Array> in, AttrsRef a, Backend explicit_backend, OutSpec* specs, Array* out) {
   if (explicit_backend) return run_explicit(op, in, a, explicit_backend, specs, out);
   return run_on(op, in, a, nullptr, specs, out);
 }
 }  // namespace
 
-Array dispatch(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend) {
+Array dispatch(OpId op, std::span<const Array> in, AttrsRef a, Backend explicit_backend) {
   if (kOps[static_cast<int>(op)].n_out != 1)
     throw Error(std::string("[") + kOps[static_cast<int>(op)].name + "] has several outputs; use dispatch_multi");
   OutSpec spec;
@@ -247,7 +253,7 @@ Array dispatch(OpId op, std::span<const Array> in, const Attrs& a, Backend expli
 namespace {
 // Output slots on the stack, N of them: the primitive's outputs are moved into the vector.
 template <int N>
-std::vector<Array> run_to_vector(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend) {
+std::vector<Array> run_to_vector(OpId op, std::span<const Array> in, AttrsRef a, Backend explicit_backend) {
   OutSpec specs[N];
   Array outs[N];
   int n = run(op, in, a, explicit_backend, specs, outs);
@@ -259,7 +265,7 @@ std::vector<Array> run_to_vector(OpId op, std::span<const Array> in, const Attrs
 constexpr int kFewOutputs = 4;
 }  // namespace
 
-std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attrs& a, Backend explicit_backend) {
+std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, AttrsRef a, Backend explicit_backend) {
   const OpInfo& info = kOps[static_cast<int>(op)];
   // A data-dependent count (nonzero) is at most the first input's rank (see kMaxOutputs).
   const std::int64_t most = info.n_out >= 0                      ? info.n_out
@@ -269,7 +275,7 @@ std::vector<Array> dispatch_multi(OpId op, std::span<const Array> in, const Attr
   return run_to_vector<kMaxOutputs>(op, in, a, explicit_backend);
 }
 
-int dispatch_into(OpId op, std::span<const Array> in, const Attrs& a, std::span<Array> out, Backend explicit_backend) {
+int dispatch_into(OpId op, std::span<const Array> in, AttrsRef a, std::span<Array> out, Backend explicit_backend) {
   const OpInfo& info = kOps[static_cast<int>(op)];
   if (info.n_out < 0 || static_cast<std::size_t>(info.n_out) > out.size())
     throw Error(std::string("[") + info.name + "] dispatch_into was given " + std::to_string(out.size()) +
@@ -283,6 +289,9 @@ int dispatch_into(OpId op, std::span<const Array> in, const Attrs& a, std::span<
   return run(op, in, a, explicit_backend, specs, out.data());
 }
 
-std::string attrs_str(OpId op, const Attrs& a) { return attrs_str(op_info(op).attrs, a); }
+std::string attrs_str(OpId op, AttrsRef a) {
+  if (a.set() != op_info(op).set) wrong_attr_set(op_info(op), a);
+  return attrs_str(a);
+}
 
 }  // namespace ivy

@@ -44,16 +44,15 @@ inline void check_scalar_fits(const Scalar& s, DType dt, const char* op) {
 
 // A 0-d array holding s, with the dtype the standard's scalar rules give next to `like`.
 inline Array scalar_like(const Scalar& s, const Array& like, const char* op) {
-  Attrs a;
-  attr::full w(a);  // shape () by default
+  attr::full w;  // shape () by default
   w.value = s;
   w.dtype = scalar_result_type(like.dtype(), s, op);
   check_scalar_fits(s, w.dtype, op);
-  return dispatch(OpId::full, std::span<const Array>(), a, like.backend());
+  return dispatch(OpId::full, std::span<const Array>(), w, like.backend());
 }
 
 // Shared empty attributes for primitives that take none (no per-call construction).
-inline const Attrs kNoAttrs{};
+inline constexpr attr::none kNoAttrs{};
 
 inline void need_defined(const Array& x, const char* op) {
   if (!x.defined()) throw ValueError(P(op) + "got an undefined array");
@@ -75,7 +74,7 @@ inline constexpr std::uint8_t kPropsOf[] = {
 };
 inline Array borrowed(const Array& x) { return Array(std::shared_ptr<ArrayImpl>(std::shared_ptr<ArrayImpl>(), x.impl())); }
 template <OpId op, class... A>
-inline Array dispatch_fresh(const Attrs& a, const A&... xs) {
+inline Array dispatch_fresh(AttrsRef a, const A&... xs) {
   static_assert((kPropsOf[static_cast<int>(op)] & kFreshResult) != 0,
                 "dispatch_fresh: the primitive lacks kFreshResult in ops.def");
   if (g_observed_threads.load(std::memory_order_relaxed)) return dispatch(op, {xs...}, a);

@@ -22,7 +22,7 @@ DType scalar_default(const Scalar& s) {
     default: return default_complex_dtype();
   }
 }
-Array create(OpId op, Attrs& a, Backend b, Device dev, const char* name) {
+Array create(OpId op, AttrsRef a, Backend b, Device dev, const char* name) {
   b = pick(b);
   check_device(b, dev, name);
   return dispatch(op, std::span<const Array>(), a, b);
@@ -41,8 +41,7 @@ Array arange(Scalar start, std::optional<Scalar> stop, Scalar step, std::optiona
   }
   for (const Scalar* s : {&start, &*stop, &step})
     if (s->kind == Scalar::Complex) throw TypeError("[arange] start, stop and step must be real numbers");
-  Attrs a;
-  attr::arange v(a);
+  attr::arange v;
   v.start = start;
   v.stop = *stop;
   v.step = step;
@@ -58,7 +57,7 @@ Array arange(Scalar start, std::optional<Scalar> stop, Scalar step, std::optiona
   }
   v.dtype = dtype ? *dtype : (ints ? default_int_dtype() : default_float_dtype());
   if (is_bool(v.dtype)) throw TypeError("[arange] dtype bool is not allowed");
-  return create(OpId::arange, a, backend, device, "arange");
+  return create(OpId::arange, v, backend, device, "arange");
 }
 
 Array asarray(const Array& obj, std::optional<DType> dtype, Device device, std::optional<bool> copy, Backend backend) {
@@ -101,13 +100,12 @@ Array empty_like(const Array& x, std::optional<DType> dtype, std::optional<Devic
 }
 Array eye(std::int64_t n_rows, std::optional<std::int64_t> n_cols, std::int64_t k, std::optional<DType> dtype, Device device,
           Backend backend) {
-  Attrs a;
-  attr::eye v(a);
+  attr::eye v;
   v.n_rows = n_rows;
   v.n_cols = n_cols.value_or(n_rows);
   v.k = k;
   v.dtype = dtype.value_or(default_float_dtype());
-  return create(OpId::eye, a, backend, device, "eye");
+  return create(OpId::eye, v, backend, device, "eye");
 }
 Array from_dlpack(const Array& x, std::optional<Device> device, std::optional<bool> copy, Backend backend) {
   detail::need_defined(x, "from_dlpack");
@@ -123,15 +121,14 @@ Array full_named(const Shape& shape, Scalar fill_value, std::optional<DType> dty
                  const char* name) {
   for (auto d : shape)
     if (d < 0) throw ValueError(P(name) + "negative dimension in shape " + shape.str());
-  Attrs a;
-  attr::full v(a);
+  attr::full v;
   v.shape = shape;
   v.value = fill_value;
   v.dtype = dtype ? *dtype : scalar_default(fill_value);
   if (fill_value.kind == Scalar::Complex && !is_complex(v.dtype))
     throw TypeError(P(name) + "a complex fill value needs a complex dtype, got " + dtype_name(v.dtype));
   detail::check_scalar_fits(fill_value, v.dtype, name);
-  return create(OpId::full, a, backend, device, name);
+  return create(OpId::full, v, backend, device, name);
 }
 }  // namespace
 Array asarray(std::initializer_list<Scalar> data, std::optional<DType> dtype, Device device, Backend backend) {
@@ -188,8 +185,7 @@ Array full_like(const Array& x, Scalar fill_value, std::optional<DType> dtype, s
 }
 Array linspace(Scalar start, Scalar stop, std::int64_t num, std::optional<DType> dtype, Device device, bool endpoint,
                Backend backend) {
-  Attrs a;
-  attr::linspace v(a);
+  attr::linspace v;
   v.start = start;
   v.stop = stop;
   v.num = num;
@@ -198,7 +194,7 @@ Array linspace(Scalar start, Scalar stop, std::int64_t num, std::optional<DType>
   v.dtype = dtype ? *dtype : (cplx ? default_complex_dtype() : default_float_dtype());
   if (cplx && !is_complex(v.dtype))
     throw TypeError(P("linspace") + "complex start/stop need a complex dtype, got " + dtype_name(v.dtype));
-  return create(OpId::linspace, a, backend, device, "linspace");
+  return create(OpId::linspace, v, backend, device, "linspace");
 }
 std::vector<Array> meshgrid(const std::vector<Array>& arrays, std::string_view indexing) {
   if (indexing != "xy" && indexing != "ij")
@@ -240,17 +236,15 @@ Array zeros_like(const Array& x, std::optional<DType> dtype, std::optional<Devic
 }
 Array tril(const Array& x, std::int64_t k) {
   detail::need_defined(x, "tril");
-  Attrs a;
-  attr::triangle v(a);
+  attr::triangle v;
   v.k = k;
-  return dispatch(OpId::tril, x, a);
+  return dispatch(OpId::tril, x, v);
 }
 Array triu(const Array& x, std::int64_t k) {
   detail::need_defined(x, "triu");
-  Attrs a;
-  attr::triangle v(a);
+  attr::triangle v;
   v.k = k;
-  return dispatch(OpId::triu, x, a);
+  return dispatch(OpId::triu, x, v);
 }
 
 // ---------------------------------------------------------------- data types
@@ -259,10 +253,9 @@ Array astype(const Array& x, DType dtype, bool copy, std::optional<Device> devic
   if (device && !(*device == x.device()))
     throw ValueError(P("astype") + "moving to device " + device->str() + " is not supported");
   if (!copy && x.dtype() == dtype) return x;
-  Attrs a;
-  attr::astype v(a);
+  attr::astype v;
   v.dtype = dtype;
-  return dispatch(OpId::astype, x, a);
+  return dispatch(OpId::astype, x, v);
 }
 bool can_cast(const Array& from, DType to) {
   detail::need_defined(from, "can_cast");
@@ -300,39 +293,36 @@ DType result_type(const Array& a, const Array& b) {
 
 // ---------------------------------------------------------------- random
 Array random_uniform(Scalar low, Scalar high, const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
-  Attrs a;
-  attr::random_uniform v(a);
+  attr::random_uniform v;
   v.shape = shape;
   v.low = Scalar(low.d);
   v.high = Scalar(high.d);
   v.dtype = dtype.value_or(default_float_dtype());
   if (!is_real_floating(v.dtype)) throw TypeError(P("random_uniform") + "dtype must be real floating, got " + dtype_name(v.dtype));
   if (!(low.d <= high.d)) throw ValueError(P("random_uniform") + "low (" + low.str() + ") must not exceed high (" + high.str() + ")");
-  return create(OpId::random_uniform, a, backend, device, "random_uniform");
+  return create(OpId::random_uniform, v, backend, device, "random_uniform");
 }
 Array random_normal(Scalar mean, Scalar std, const Shape& shape, std::optional<DType> dtype, Device device, Backend backend) {
-  Attrs a;
-  attr::random_normal v(a);
+  attr::random_normal v;
   v.shape = shape;
   v.mean = Scalar(mean.d);
   v.std = Scalar(std.d);
   v.dtype = dtype.value_or(default_float_dtype());
   if (!is_real_floating(v.dtype)) throw TypeError(P("random_normal") + "dtype must be real floating, got " + dtype_name(v.dtype));
   if (!(std.d >= 0)) throw ValueError(P("random_normal") + "std must be >= 0, got " + std.str());
-  return create(OpId::random_normal, a, backend, device, "random_normal");
+  return create(OpId::random_normal, v, backend, device, "random_normal");
 }
 Array randint(std::int64_t low, std::int64_t high, const Shape& shape, std::optional<DType> dtype, Device device,
               Backend backend) {
   if (high <= low)
     throw ValueError(P("randint") + "high (" + std::to_string(high) + ") must be greater than low (" + std::to_string(low) + ")");
-  Attrs a;
-  attr::randint v(a);
+  attr::randint v;
   v.shape = shape;
   v.low = Scalar(low);
   v.high = Scalar(high);
   v.dtype = dtype.value_or(default_int_dtype());
   if (!is_integer(v.dtype)) throw TypeError(P("randint") + "dtype must be an integer dtype, got " + dtype_name(v.dtype));
-  return create(OpId::randint, a, backend, device, "randint");
+  return create(OpId::randint, v, backend, device, "randint");
 }
 void seed(std::uint64_t value, Backend backend) {
   if (backend) {

@@ -25,7 +25,7 @@ void need_floating(const Array& x, const char* op, bool real_only) {
   if (x.ndim() == 0) throw ValueError(P(op) + "needs an array of rank >= 1");
 }
 // axes / lengths for the n-d functions; `last_from` computes a default for the last axis.
-void nd_attrs(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, const char* op, Attrs& a,
+void nd_attrs(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, const char* op, attr::fft& v,
               bool c2r) {
   Dims ax;
   if (axes) {
@@ -45,22 +45,20 @@ void nd_attrs(const Array& x, const std::optional<Dims>& s, const std::optional<
     if (n < 1) throw ValueError(P(op) + "invalid number of data points " + std::to_string(n) + " along axis " + std::to_string(ax[i]));
     len.push_back(n);
   }
-  attr::fft v(a);
   v.axes = ax;
   v.lengths = len;
 }
 Array one_axis(OpId op, const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std::string_view norm,
                const char* name, bool inverse, bool c2r) {
-  Attrs a;
   std::int64_t ax = detail::norm_axis(axis, x.ndim(), name);
   std::int64_t len = n ? *n : (c2r ? 2 * (x.shape()[ax] - 1) : x.shape()[ax]);
   if (len < 1) throw ValueError(P(name) + "invalid number of data points " + std::to_string(len));
-  attr::fft v(a);
+  attr::fft v;
   v.axes = Dims{ax};
   v.lengths = Dims{len};
   v.norm = norm_code(norm, name);
   v.inverse = inverse;
-  return dispatch(op, x, a);
+  return dispatch(op, x, v);
 }
 }  // namespace
 
@@ -74,20 +72,18 @@ Array ifft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std
 }
 Array fftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "fftn", false);
-  Attrs a;
-  attr::fft v(a);
-  nd_attrs(x, s, axes, "fftn", a, false);
+  attr::fft v;
+  nd_attrs(x, s, axes, "fftn", v, false);
   v.norm = norm_code(norm, "fftn");
-  return dispatch(OpId::fft_c2c, x, a);
+  return dispatch(OpId::fft_c2c, x, v);
 }
 Array ifftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "ifftn", false);
-  Attrs a;
-  attr::fft v(a);
-  nd_attrs(x, s, axes, "ifftn", a, false);
+  attr::fft v;
+  nd_attrs(x, s, axes, "ifftn", v, false);
   v.norm = norm_code(norm, "ifftn");
   v.inverse = true;
-  return dispatch(OpId::fft_c2c, x, a);
+  return dispatch(OpId::fft_c2c, x, v);
 }
 Array rfft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std::string_view norm) {
   need_floating(x, "rfft", true);
@@ -99,20 +95,18 @@ Array irfft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, st
 }
 Array rfftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "rfftn", true);
-  Attrs a;
-  attr::fft v(a);
-  nd_attrs(x, s, axes, "rfftn", a, false);
+  attr::fft v;
+  nd_attrs(x, s, axes, "rfftn", v, false);
   v.norm = norm_code(norm, "rfftn");
-  return dispatch(OpId::fft_r2c, x, a);
+  return dispatch(OpId::fft_r2c, x, v);
 }
 Array irfftn(const Array& x, const std::optional<Dims>& s, const std::optional<Dims>& axes, std::string_view norm) {
   need_floating(x, "irfftn", false);
-  Attrs a;
-  attr::fft v(a);
-  nd_attrs(x, s, axes, "irfftn", a, true);
+  attr::fft v;
+  nd_attrs(x, s, axes, "irfftn", v, true);
   v.norm = norm_code(norm, "irfftn");
   v.inverse = true;
-  return dispatch(OpId::fft_c2r, x, a);
+  return dispatch(OpId::fft_c2r, x, v);
 }
 Array hfft(const Array& x, std::optional<std::int64_t> n, std::int64_t axis, std::string_view norm) {
   need_floating(x, "hfft", false);

@@ -36,10 +36,9 @@ Array matrix_transpose(const Array& x) {
   Dims perm;
   for (std::int64_t i = 0; i < x.ndim(); ++i) perm.push_back(i);
   std::swap(perm[x.ndim() - 1], perm[x.ndim() - 2]);
-  Attrs a;
-  attr::permute_dims v(a);
+  attr::permute_dims v;
   v.axes = perm;
-  return dispatch(OpId::permute_dims, x, a);
+  return dispatch(OpId::permute_dims, x, v);
 }
 Array tensordot(const Array& x1, const Array& x2, const TensordotAxes& axes) {
   detail::need_defined(x1, "tensordot");
@@ -99,10 +98,9 @@ namespace linalg {
 Array cholesky(const Array& x, bool upper) {
   need_square(x, "cholesky");
   need_float(x, "cholesky");
-  Attrs a;
-  attr::cholesky v(a);
+  attr::cholesky v;
   v.upper = upper;
-  return dispatch(OpId::cholesky, x, a);
+  return dispatch(OpId::cholesky, x, v);
 }
 Array cross(const Array& x1, const Array& x2, std::int64_t axis) {
   detail::need_defined(x1, "cross");
@@ -130,10 +128,9 @@ Array det(const Array& x) {
 }
 Array diagonal(const Array& x, std::int64_t offset) {
   need_matrix(x, "diagonal");
-  Attrs a;
-  attr::diagonal v(a);
+  attr::diagonal v;
   v.offset = offset;
-  return dispatch(OpId::diagonal, x, a);
+  return dispatch(OpId::diagonal, x, v);
 }
 EighResult eigh(const Array& x) {
   need_square(x, "eigh");
@@ -283,11 +280,10 @@ QRResult qr(const Array& x, std::string_view mode) {
   need_float(x, "qr");
   if (mode != "reduced" && mode != "complete")
     throw ValueError(P("qr") + "mode must be 'reduced' or 'complete', got '" + std::string(mode) + "'");
-  Attrs a;
-  attr::qr v(a);
+  attr::qr v;
   v.complete = mode == "complete";
   Array r[2];
-  dispatch_into(OpId::qr, std::span<const Array>(&x, 1), a, r);
+  dispatch_into(OpId::qr, std::span<const Array>(&x, 1), v, r);
   return {std::move(r[0]), std::move(r[1])};
 }
 SlogdetResult slogdet(const Array& x) {
@@ -307,11 +303,10 @@ Array solve(const Array& x1, const Array& x2) {
 SVDResult svd(const Array& x, bool full_matrices) {
   need_matrix(x, "svd");
   need_float(x, "svd");
-  Attrs a;
-  attr::svd v(a);
+  attr::svd v;
   v.full_matrices = full_matrices;
   Array r[3];
-  dispatch_into(OpId::svd, std::span<const Array>(&x, 1), a, r);
+  dispatch_into(OpId::svd, std::span<const Array>(&x, 1), v, r);
   return {std::move(r[0]), std::move(r[1]), std::move(r[2])};
 }
 Array svdvals(const Array& x) {

@@ -25,26 +25,24 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
 }
 Array broadcast_to(const Array& x, const Shape& shape) {
   detail::need_defined(x, "broadcast_to");
-  Attrs a;
-  attr::broadcast_to v(a);
+  attr::broadcast_to v;
   v.shape = shape;
-  return dispatch(OpId::broadcast_to, x, a);
+  return dispatch(OpId::broadcast_to, x, v);
 }
 Array concat(std::span<const Array> arrays, std::optional<std::int64_t> axis) {
   if (arrays.empty()) throw ValueError("[concat] needs at least one array");
   for (auto& x : arrays) detail::need_defined(x, "concat");
-  Attrs a;
-  attr::one_axis v(a);
+  attr::one_axis v;
   if (!axis) {
     std::vector<Array> flat;
     for (auto& x : arrays) flat.push_back(reshape(x, Shape{x.size()}));
     v.axis = 0;
-    return dispatch(OpId::concat, std::span<const Array>(flat), a);
+    return dispatch(OpId::concat, std::span<const Array>(flat), v);
   }
   std::int64_t r = arrays[0].ndim();
   if (r == 0) throw ValueError("[concat] zero-dimensional arrays cannot be concatenated");
   v.axis = norm_axis(*axis, r, "concat");
-  return dispatch(OpId::concat, std::span<const Array>(arrays), a);
+  return dispatch(OpId::concat, std::span<const Array>(arrays), v);
 }
 Array expand_dims(const Array& x, const AxisArg& axis) {
   detail::need_defined(x, "expand_dims");
@@ -61,14 +59,13 @@ Array expand_dims(const Array& x, const AxisArg& axis) {
 }
 Array flip(const Array& x, const AxisArg& axis) {
   detail::need_defined(x, "flip");
-  Attrs a;
-  attr::flip v(a);
+  attr::flip v;
   if (axis.has) {
     v.axes = norm_axes(axis.dims, x.ndim(), "flip");
   } else {
     for (std::int64_t i = 0; i < x.ndim(); ++i) v.axes.push_back(i);
   }
-  return dispatch(OpId::flip, x, a);
+  return dispatch(OpId::flip, x, v);
 }
 Array moveaxis(const Array& x, const Dims& source, const Dims& destination) {
   detail::need_defined(x, "moveaxis");
@@ -90,10 +87,9 @@ Array permute_dims(const Array& x, const Dims& axes) {
   detail::need_defined(x, "permute_dims");
   if (static_cast<std::int64_t>(axes.size()) != x.ndim())
     throw ValueError(P("permute_dims") + "axes " + axes.str() + " must name every axis of shape " + x.shape().str());
-  Attrs a;
-  attr::permute_dims v(a);
+  attr::permute_dims v;
   v.axes = norm_axes(axes, x.ndim(), "permute_dims", true);
-  return dispatch(OpId::permute_dims, x, a);
+  return dispatch(OpId::permute_dims, x, v);
 }
 Array repeat(const Array& x, const Array& repeats, std::optional<std::int64_t> axis) {
   detail::need_defined(x, "repeat");
@@ -118,49 +114,39 @@ Array repeat(const Array& x, const Array& repeats, std::optional<std::int64_t> a
     Array index = asarray(idx.data(), int64, Shape{static_cast<std::int64_t>(idx.size())}, int64, x.device(), x.backend());
     return take(src, index, ax);
   }
-  Attrs a;
-  attr::repeat v(a);
+  attr::repeat v;
   v.repeats = Dims(r.begin(), r.end());
-  if (axis) {
-    v.has_axis = true;
-    v.axis = norm_axis(*axis, x.ndim(), "repeat");
-  }
-  return dispatch(OpId::repeat, x, a);
+  if (axis) v.axis = norm_axis(*axis, x.ndim(), "repeat");
+  return dispatch(OpId::repeat, x, v);
 }
 Array repeat(const Array& x, std::int64_t repeats, std::optional<std::int64_t> axis) {
   detail::need_defined(x, "repeat");
-  Attrs a;
-  attr::repeat v(a);
+  attr::repeat v;
   v.repeats = Dims{repeats};
-  if (axis) {
-    v.has_axis = true;
-    v.axis = norm_axis(*axis, x.ndim(), "repeat");
-  }
-  return dispatch(OpId::repeat, x, a);
+  if (axis) v.axis = norm_axis(*axis, x.ndim(), "repeat");
+  return dispatch(OpId::repeat, x, v);
 }
 Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy) {
   detail::need_defined(x, "reshape");
-  Attrs a;
-  attr::reshape v(a);
+  attr::reshape v;
   v.shape = shape;
-  Array r = dispatch(OpId::reshape, x, a);
+  Array r = dispatch(OpId::reshape, x, v);
   if (copy && *copy) r = astype(r, r.dtype(), true);
   return r;
 }
 Array roll(const Array& x, const Dims& shift, const AxisArg& axis) {
   detail::need_defined(x, "roll");
-  Attrs a;
-  attr::roll v(a);
+  attr::roll v;
   v.shifts = shift;
   if (axis.has) {
-    v.has_axes = true;
-    for (auto ax : axis.dims) v.axes.push_back(norm_axis(ax, x.ndim(), "roll"));
-    if (shift.size() == 1 && v.axes.size() > 1) {
+    Dims& axes = v.axes.emplace();
+    for (auto ax : axis.dims) axes.push_back(norm_axis(ax, x.ndim(), "roll"));
+    if (shift.size() == 1 && axes.size() > 1) {
       v.shifts.clear();
-      for (std::size_t i = 0; i < v.axes.size(); ++i) v.shifts.push_back(shift[0]);
+      for (std::size_t i = 0; i < axes.size(); ++i) v.shifts.push_back(shift[0]);
     }
   }
-  return dispatch(OpId::roll, x, a);
+  return dispatch(OpId::roll, x, v);
 }
 Array squeeze(const Array& x, const AxisArg& axis) {
   detail::need_defined(x, "squeeze");
@@ -192,19 +178,17 @@ Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
   std::int64_t ax = norm_axis(axis, arrays[0].ndim() + 1, "stack");
   std::vector<Array> ex;
   for (auto& x : arrays) ex.push_back(expand_dims(x, ax));
-  Attrs a;
-  attr::one_axis v(a);
+  attr::one_axis v;
   v.axis = ax;
-  return dispatch(OpId::concat, std::span<const Array>(ex), a);
+  return dispatch(OpId::concat, std::span<const Array>(ex), v);
 }
 Array tile(const Array& x, const Dims& repetitions) {
   detail::need_defined(x, "tile");
   for (auto r : repetitions)
     if (r < 0) throw ValueError(P("tile") + "repetitions must be non-negative, got " + repetitions.str());
-  Attrs a;
-  attr::tile v(a);
+  attr::tile v;
   v.reps = repetitions;
-  return dispatch(OpId::tile, x, a);
+  return dispatch(OpId::tile, x, v);
 }
 std::vector<Array> unstack(const Array& x, std::int64_t axis) {
   detail::need_defined(x, "unstack");
@@ -214,14 +198,13 @@ std::vector<Array> unstack(const Array& x, std::int64_t axis) {
   Shape rest = x.shape();
   rest.erase(static_cast<std::size_t>(ax));
   for (std::int64_t i = 0; i < x.shape()[ax]; ++i) {
-    Attrs a;
-    attr::slice v(a);
+    attr::slice v;
     for (std::int64_t d = 0; d < x.ndim(); ++d) {
       v.start.push_back(d == ax ? i : 0);
       v.stop.push_back(d == ax ? i + 1 : x.shape()[d]);
       v.step.push_back(1);
     }
-    out.push_back(reshape(dispatch(OpId::strided_slice, x, a), rest));
+    out.push_back(reshape(dispatch(OpId::strided_slice, x, v), rest));
   }
   return out;
 }
@@ -235,19 +218,17 @@ Array take(const Array& x, const Array& indices, std::optional<std::int64_t> axi
   if (x.ndim() == 0) throw ValueError(P("take") + "x must have rank >= 1");
   if (!is_integer(indices.dtype()))
     throw TypeError(P("take") + "indices must have an integer dtype, got " + dtype_name(indices.dtype()));
-  Attrs a;
-  attr::one_axis v(a);
+  attr::one_axis v;
   v.axis = norm_axis(axis.value_or(0), x.ndim(), "take");
-  return detail::dispatch_fresh<OpId::take>(a, x, indices);
+  return detail::dispatch_fresh<OpId::take>(v, x, indices);
 }
 Array take_along_axis(const Array& x, const Array& indices, std::int64_t axis) {
   detail::need_defined(x, "take_along_axis");
   detail::need_defined(indices, "take_along_axis");
   if (x.ndim() == 0) throw ValueError(P("take_along_axis") + "x must have rank >= 1");
-  Attrs a;
-  attr::one_axis v(a);
+  attr::one_axis v;
   v.axis = norm_axis(axis, x.ndim(), "take_along_axis");
-  return detail::dispatch_fresh<OpId::take_along_axis>(a, x, indices);
+  return detail::dispatch_fresh<OpId::take_along_axis>(v, x, indices);
 }
 
 }  // namespace ivy

@@ -10,14 +10,12 @@ using detail::scalar_like;
 namespace {
 Array arg_reduce(OpId op, const char* name, const Array& x, std::optional<std::int64_t> axis, bool keepdims) {
   detail::need_defined(x, name);
-  Attrs a;
-  attr::argreduce v(a);
+  attr::argreduce v;
   v.keepdims = keepdims;
   if (axis) {
-    v.has_axis = true;
     v.axis = x.ndim() == 0 ? (*axis == 0 || *axis == -1 ? 0 : norm_axis(*axis, 0, name)) : norm_axis(*axis, x.ndim(), name);
   }
-  return dispatch(op, x, a);
+  return dispatch(op, x, v);
 }
 }  // namespace
 
@@ -52,10 +50,9 @@ Array searchsorted(const Array& x1, const Array& x2, std::string_view side, cons
       throw ValueError(P("searchsorted") + "sorter of shape " + sorter->shape().str() + " must match x1 " + x1.shape().str());
     s = take(x1, *sorter, 0);
   }
-  Attrs a;
-  attr::searchsorted v(a);
+  attr::searchsorted v;
   v.right = side == "right";
-  return detail::dispatch_fresh<OpId::searchsorted>(a, s, x2);
+  return detail::dispatch_fresh<OpId::searchsorted>(v, s, x2);
 }
 Array where(const Array& condition, const Array& x1, const Array& x2) {
   detail::need_defined(condition, "where");
@@ -102,10 +99,9 @@ Array unique_values(const Array& x) {
 Array isin(const Array& x1, const Array& x2, bool invert) {
   detail::need_defined(x1, "isin");
   detail::need_defined(x2, "isin");
-  Attrs a;
-  attr::isin v(a);
+  attr::isin v;
   v.invert = invert;
-  return detail::dispatch_fresh<OpId::isin>(a, x1, x2);
+  return detail::dispatch_fresh<OpId::isin>(v, x1, x2);
 }
 
 // ---------------------------------------------------------------- sorting
@@ -113,12 +109,11 @@ namespace {
 Array do_sort(OpId op, const char* name, const Array& x, std::int64_t axis, bool descending) {
   detail::need_defined(x, name);
   if (x.ndim() == 0) throw ValueError(P(name) + "needs an array of rank >= 1, got a 0-d array");
-  Attrs a;
-  attr::sort v(a);
+  attr::sort v;
   v.axis = norm_axis(axis, x.ndim(), name);
   v.descending = descending;
   v.stable = true;  // ivy's sorts are always stable
-  return dispatch(op, x, a);
+  return dispatch(op, x, v);
 }
 }  // namespace
 Array argsort(const Array& x, std::int64_t axis, bool descending, bool stable) {

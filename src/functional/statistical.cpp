@@ -8,24 +8,19 @@ using detail::norm_axis;
 using detail::P;
 
 namespace {
-// The attributes every reduction set has (axes, has_axes, keepdims), in the view View.
-template <template <class> class View>
-Attrs red_attrs(const Array& x, const AxisArg& axis, bool keepdims, const char* op) {
+// The attributes every reduction set has (axes, keepdims), in the set S.
+template <class S>
+S red_attrs(const Array& x, const AxisArg& axis, bool keepdims, const char* op) {
   detail::need_defined(x, op);
-  Attrs a;
-  View<Attrs> v(a);
-  v.keepdims = keepdims;
-  if (axis.has) {
-    v.has_axes = true;
-    v.axes = norm_axes(axis.dims, x.ndim(), op);
-  }
+  S a;
+  a.keepdims = keepdims;
+  if (axis.has) a.axes = norm_axes(axis.dims, x.ndim(), op);
   return a;
 }
 Array cumulative(OpId op, const char* name, const Array& x, std::optional<std::int64_t> axis, std::optional<DType> dtype,
                  bool include_initial) {
   detail::need_defined(x, name);
-  Attrs a;
-  attr::cumulative v(a);
+  attr::cumulative v;
   if (!axis) {
     if (x.ndim() > 1)
       throw ValueError(P(name) + "axis is required for arrays of rank > 1, got shape " + x.shape().str());
@@ -33,12 +28,9 @@ Array cumulative(OpId op, const char* name, const Array& x, std::optional<std::i
   } else {
     v.axis = x.ndim() == 0 ? (*axis == 0 || *axis == -1 ? 0 : norm_axis(*axis, 0, name)) : norm_axis(*axis, x.ndim(), name);
   }
-  if (dtype) {
-    v.dtype = *dtype;
-    v.has_dtype = true;
-  }
+  v.dtype = dtype;
   v.include_initial = include_initial;
-  return dispatch(op, x, a);
+  return dispatch(op, x, v);
 }
 }  // namespace
 
@@ -58,23 +50,23 @@ Array mean(const Array& x, const AxisArg& axis, bool keepdims) {
   return dispatch(OpId::mean, x, red_attrs<attr::reduce>(x, axis, keepdims, "mean"));
 }
 Array prod(const Array& x, const AxisArg& axis, std::optional<DType> dtype, bool keepdims) {
-  Attrs a = red_attrs<attr::reduce_acc>(x, axis, keepdims, "prod");
-  if (dtype) attr::reduce_acc(a).dtype = *dtype, attr::reduce_acc(a).has_dtype = true;
+  auto a = red_attrs<attr::reduce_acc>(x, axis, keepdims, "prod");
+  a.dtype = dtype;
   return dispatch(OpId::prod, x, a);
 }
 Array sum(const Array& x, const AxisArg& axis, std::optional<DType> dtype, bool keepdims) {
-  Attrs a = red_attrs<attr::reduce_acc>(x, axis, keepdims, "sum");
-  if (dtype) attr::reduce_acc(a).dtype = *dtype, attr::reduce_acc(a).has_dtype = true;
+  auto a = red_attrs<attr::reduce_acc>(x, axis, keepdims, "sum");
+  a.dtype = dtype;
   return dispatch(OpId::sum, x, a);
 }
 Array std(const Array& x, const AxisArg& axis, double correction, bool keepdims) {
-  Attrs a = red_attrs<attr::reduce_var>(x, axis, keepdims, "std");
-  attr::reduce_var(a).correction = correction;
+  auto a = red_attrs<attr::reduce_var>(x, axis, keepdims, "std");
+  a.correction = correction;
   return dispatch(OpId::std, x, a);
 }
 Array var(const Array& x, const AxisArg& axis, double correction, bool keepdims) {
-  Attrs a = red_attrs<attr::reduce_var>(x, axis, keepdims, "var");
-  attr::reduce_var(a).correction = correction;
+  auto a = red_attrs<attr::reduce_var>(x, axis, keepdims, "var");
+  a.correction = correction;
   return dispatch(OpId::var, x, a);
 }
 Array all(const Array& x, const AxisArg& axis, bool keepdims) {
@@ -104,8 +96,7 @@ Array diff(const Array& x, std::int64_t axis, std::int64_t n, const std::optiona
   for (std::int64_t k = 0; k < n; ++k) {
     std::int64_t len = y.shape()[ax];
     if (len == 0) break;
-    Attrs hi, lo;
-    attr::slice h(hi), l(lo);
+    attr::slice h, l;
     for (std::int64_t d = 0; d < y.ndim(); ++d) {
       h.start.push_back(d == ax ? 1 : 0);
       h.stop.push_back(y.shape()[d]);
@@ -114,7 +105,7 @@ Array diff(const Array& x, std::int64_t axis, std::int64_t n, const std::optiona
       l.stop.push_back(d == ax ? len - 1 : y.shape()[d]);
       l.step.push_back(1);
     }
-    Array a = dispatch(OpId::strided_slice, y, hi), b = dispatch(OpId::strided_slice, y, lo);
+    Array a = dispatch(OpId::strided_slice, y, h), b = dispatch(OpId::strided_slice, y, l);
     y = is_bool(y.dtype()) ? not_equal(a, b) : subtract(a, b);
   }
   return y;

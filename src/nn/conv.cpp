@@ -179,15 +179,14 @@ Array conv_impl(const char* op, const Array& x, const Array& w, const Array& bia
     throw ValueError(P(op) + "weight must be [out_channels, in_channels/groups, *kernel] with " + std::to_string(d) +
                      " kernel axes, got shape " + w.shape().str() + " for input " + x.shape().str());
   const Array xf = to_first(x, o.channels_last);
-  Attrs a;
-  attr::conv v(a);
+  attr::conv v;
   v.strides = per_axis(op, "strides", o.strides, d);
   v.dilations = per_axis(op, "dilations", o.dilations, d);
   v.groups = o.groups;
   Dims spans;
   for (std::int64_t i = 0; i < d; ++i) spans.push_back(v.dilations[i] * (w.shape()[2 + i] - 1) + 1);
   v.padding = o.padding.resolve(op, spatial_sizes(xf), spans, v.strides);
-  Array y = add_bias(op, dispatch(OpId::conv, {xf, w}, a), bias);
+  Array y = add_bias(op, dispatch(OpId::conv, {xf, w}, v), bias);
   return to_last(y, o.channels_last);
 }
 }  // namespace
@@ -218,8 +217,7 @@ Array conv_transpose_impl(const char* op, const Array& x, const Array& w, const 
     throw ValueError(P(op) + "weight must be [in_channels, out_channels/groups, *kernel] with " + std::to_string(d) +
                      " kernel axes, got shape " + w.shape().str() + " for input " + x.shape().str());
   const Array xf = to_first(x, o.channels_last);
-  Attrs a;
-  attr::conv v(a);
+  attr::conv v;
   v.strides = per_axis(op, "strides", o.strides, d);
   v.dilations = per_axis(op, "dilations", o.dilations, d);
   v.groups = o.groups;
@@ -241,7 +239,7 @@ Array conv_transpose_impl(const char* op, const Array& x, const Array& w, const 
   }
   for (auto p : pad) v.padding.push_back(p);
   for (auto p : pad) v.padding.push_back(p);
-  Array y = add_bias(op, dispatch(OpId::conv_transpose, {xf, w}, a), bias);
+  Array y = add_bias(op, dispatch(OpId::conv_transpose, {xf, w}, v), bias);
   return to_last(y, o.channels_last);
 }
 }  // namespace
@@ -266,13 +264,12 @@ std::pair<Array, Array> max_pool_impl(const char* op, const Array& x, const Dims
   spatial_rank(op, x, want_rank);
   const Array xf = to_first(x, o.channels_last);
   const PoolGeometry g = pool_geometry(op, xf, window, o, true);
-  Attrs a;
-  attr::pool v(a);
+  attr::pool v;
   v.window = g.window;
   v.strides = g.strides;
   v.dilations = g.dilations;
   v.padding = g.padding;
-  std::vector<Array> r = dispatch_multi(OpId::max_pool, std::span<const Array>(&xf, 1), a);
+  std::vector<Array> r = dispatch_multi(OpId::max_pool, std::span<const Array>(&xf, 1), v);
   if (!o.channels_last) return {r[0], r[1]};
   // positions in [N, C, *S] -> positions in [N, *S, C]
   const std::int64_t c = xf.shape()[1], plane = xf.size() / std::max<std::int64_t>(1, xf.shape()[0] * c);
@@ -316,13 +313,12 @@ Array avg_pool_impl(const char* op, const Array& x, const Dims& window, const Po
     k1.push_back(g.window[i]);
     taps *= g.window[i];
   }
-  Attrs a;
-  attr::conv v(a);
+  attr::conv v;
   v.strides = g.strides;
   v.dilations = g.dilations;
   v.padding = g.padding;
   v.groups = std::max<std::int64_t>(c, 1);
-  Array sums = dispatch(OpId::conv, {xf, ones(ks, x.dtype(), x.device(), x.backend())}, a);
+  Array sums = dispatch(OpId::conv, {xf, ones(ks, x.dtype(), x.device(), x.backend())}, v);
   bool uniform = o.count_include_pad;
   for (auto e : g.extra) uniform = uniform && e == 0;
   if (uniform) return to_last(divide(sums, Scalar(static_cast<double>(taps))), o.channels_last);
@@ -335,12 +331,11 @@ Array avg_pool_impl(const char* op, const Array& x, const Dims& window, const Po
       count_pad[i] = 0;
       count_pad[d + i] = g.extra[i];
     }
-  Attrs ca = a;
-  attr::conv cv(ca);
+  attr::conv cv = v;
   cv.groups = 1;
   cv.padding = count_pad;
   Array counts = dispatch(OpId::conv, {ones(plane, x.dtype(), x.device(), x.backend()),
-                                       ones(k1, x.dtype(), x.device(), x.backend())}, ca);
+                                       ones(k1, x.dtype(), x.device(), x.backend())}, cv);
   return to_last(divide(sums, counts), o.channels_last);
 }
 }  // namespace
@@ -383,7 +378,7 @@ Array adaptive_avg_pool(const Array& x, const Dims& output_size, bool channels_l
 }
 
 Array scatter_add_flat(const Array& x, const Array& positions, const Array& values) {
-  return dispatch(OpId::scatter_add_flat, {x, positions, values}, Attrs{});
+  return dispatch(OpId::scatter_add_flat, {x, positions, values}, AttrsRef());
 }
 
 }  // namespace ivy::nn

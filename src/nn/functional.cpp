@@ -645,11 +645,10 @@ Array layer_norm(const Array& x, const Dims& normalized_shape, const Array& weig
   Array y;
   if (x.dtype() == float32 || x.dtype() == float64) {
     // the layer_norm primitive: y, and the mean and rstd that its gradient reads
-    Attrs at;
-    attr::layer_norm v(at);
+    attr::layer_norm v;
     v.axis = x.ndim() - k;
     v.eps = eps;
-    y = dispatch_multi(OpId::layer_norm, std::span<const Array>(&x, 1), at)[0];
+    y = dispatch_multi(OpId::layer_norm, std::span<const Array>(&x, 1), v)[0];
   } else {  // float16 and bfloat16: composed in the input's dtype
     Dims axes;
     for (std::int64_t i = x.ndim() - k; i < x.ndim(); ++i) axes.push_back(i);

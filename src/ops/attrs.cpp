@@ -1,4 +1,5 @@
-// Attribute reflection: slots by type, and printing a set's attributes by name.
+// Attribute sets at run time: the per-set table behind Attrs and AttrsRef (size, copy,
+// destroy, equality) and printing a set's fields by name.
 #include <sstream>
 
 #include "ivy/attrs.hpp"
@@ -18,35 +19,75 @@ const char* attr_type_name(AttrType t) {
 }
 
 namespace detail {
-void* AttrSlots::at(Attrs& a, AttrType t, int slot) {
-  if (slot < 0 || slot >= kAttrSlots[static_cast<int>(t)])
-    throw ValueError(std::string("[Attrs] no ") + attr_type_name(t) + " slot " + std::to_string(slot));
-  switch (t) {
-    case AttrType::Int: return &a.int_[slot];
-    case AttrType::Bool: return &a.bool_[slot];
-    case AttrType::Float: return &a.float_;
-    case AttrType::Scalar: return &a.scalars_[slot];
-    case AttrType::Ints: return &a.ints_[slot];
-    case AttrType::DType: return &a.dtype_;
-  }
-  return nullptr;
+namespace {
+template <class S>
+void* clone_set(const void* src, void* inline_buf) {
+  const S& s = *static_cast<const S*>(src);
+  if constexpr (sizeof(S) <= Attrs::kInlineBytes && alignof(S) <= alignof(std::max_align_t))
+    return new (inline_buf) S(s);
+  else
+    return new S(s);
 }
-const void* AttrSlots::at(const Attrs& a, AttrType t, int slot) { return at(const_cast<Attrs&>(a), t, slot); }
+template <class S>
+void destroy_set(void* p, bool on_heap) noexcept {
+  if (on_heap)
+    delete static_cast<S*>(p);
+  else
+    static_cast<S*>(p)->~S();
+}
+template <class S>
+bool equal_sets(const void* a, const void* b) {
+  return *static_cast<const S*>(a) == *static_cast<const S*>(b);
+}
+
+constexpr AttrSetInfo kSetInfo[] = {
+#define IVY_OP(...)
+#define IVY_ATTRS(set, fields) \
+  {#set, attr::set::kFields, sizeof(attr::set), &clone_set<attr::set>, &destroy_set<attr::set>, &equal_sets<attr::set>},
+#include "ivy/ops.def"
+#undef IVY_ATTRS
+#undef IVY_OP
+};
+constexpr int kSetCount = static_cast<int>(sizeof(kSetInfo) / sizeof(kSetInfo[0]));
+}  // namespace
+
+const AttrSetInfo& attr_set_info(AttrSet s) { return kSetInfo[static_cast<int>(s)]; }
+
+void throw_wrong_attr_set(AttrSet have, AttrSet want) {
+  throw ValueError(std::string("[Attrs] the attributes are set '") + attr_set_name(have) + "', read as set '" +
+                   attr_set_name(want) + "'");
+}
 }  // namespace detail
 
-std::string attrs_str(const AttrField* fields, const Attrs& a) {
+const char* attr_set_name(AttrSet s) {
+  const int i = static_cast<int>(s);
+  return i >= 0 && i < detail::kSetCount ? detail::kSetInfo[i].name : "?";
+}
+
+namespace {
+void put(std::ostream& os, std::int64_t v) { os << v; }
+void put(std::ostream& os, bool v) { os << (v ? "true" : "false"); }
+void put(std::ostream& os, double v) { os << v; }
+void put(std::ostream& os, const Scalar& v) { os << v.str(); }
+void put(std::ostream& os, const Dims& v) { os << v; }
+void put(std::ostream& os, DType v) { os << dtype_name(v); }
+template <class T>
+void put(std::ostream& os, const std::optional<T>& v) {
+  if (v)
+    put(os, *v);
+  else
+    os << "none";
+}
+}  // namespace
+
+std::string attrs_str(AttrsRef a) {
   std::ostringstream os;
-  for (int i = 0; fields[i].name; ++i) {
-    os << (i ? ", " : "") << fields[i].name << "=";
-    switch (fields[i].type) {
-      case AttrType::Int: os << attr_value<AttrType::Int>(a, fields, i); break;
-      case AttrType::Bool: os << (attr_value<AttrType::Bool>(a, fields, i) ? "true" : "false"); break;
-      case AttrType::Float: os << attr_value<AttrType::Float>(a, fields, i); break;
-      case AttrType::Scalar: os << attr_value<AttrType::Scalar>(a, fields, i).str(); break;
-      case AttrType::Ints: os << attr_value<AttrType::Ints>(a, fields, i); break;
-      case AttrType::DType: os << dtype_name(attr_value<AttrType::DType>(a, fields, i)); break;
-    }
-  }
+  visit_attr_set(a.set(), [&]<class S>(std::type_identity<S>) {
+    S::for_each(a.get<S>(), [&](const AttrField& f, const auto& v) {
+      os << (&f == S::kFields ? "" : ", ") << f.name << "=";
+      put(os, v);
+    });
+  });
   return os.str();
 }
 

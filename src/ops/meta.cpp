@@ -37,13 +37,13 @@ void need_axes(const char* op, const Dims& axes, std::int64_t rank) {
   }
 }
 
-// The shape of a reduction of x over a view's axes (every axis without has_axes).
+// The shape of a reduction of x over a set's axes (every axis when it has none).
 template <class View>
 Shape reduced(const Array& x, const View& p) {
   Shape s;
   auto r = x.ndim();
   for (std::int64_t i = 0; i < r; ++i) {
-    bool red = !p.has_axes || std::find(p.axes.begin(), p.axes.end(), i) != p.axes.end();
+    bool red = !p.axes || std::find(p.axes->begin(), p.axes->end(), i) != p.axes->end();
     if (!red)
       s.push_back(x.shape()[i]);
     else if (p.keepdims)
@@ -87,19 +87,19 @@ void bad_dtype(const char* op, const Array& x, std::uint8_t kinds, const Backend
 }
 
 // ---- elementwise
-int infer_abs(const char*, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_abs(const char*, const Array* in, int, AttrsRef, OutSpec* out) {
   return one(out, in[0].shape(), real_of(in[0].dtype()));
 }
-int infer_unary_float(const char*, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_unary_float(const char*, const Array* in, int, AttrsRef, OutSpec* out) {
   return one(out, in[0].shape(), float_of(in[0].dtype()));
 }
-int infer_unary_same(const char*, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_unary_same(const char*, const Array* in, int, AttrsRef, OutSpec* out) {
   return one(out, in[0].shape(), in[0].dtype());
 }
-int infer_real_part(const char*, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_real_part(const char*, const Array* in, int, AttrsRef, OutSpec* out) {
   return one(out, in[0].shape(), real_of(in[0].dtype()));
 }
-int infer_unary_bool(const char*, const Array* in, int, const Attrs&, OutSpec* out) { return one(out, in[0].shape(), bool_); }
+int infer_unary_bool(const char*, const Array* in, int, AttrsRef, OutSpec* out) { return one(out, in[0].shape(), bool_); }
 // The broadcast shape of a binary function's inputs into out[0]; equal shapes (the common
 // case) are copied without the per-axis walk.
 static void binary_shape(const char* op, const Array* in, OutSpec* out) {
@@ -109,22 +109,22 @@ static void binary_shape(const char* op, const Array* in, OutSpec* out) {
     out[0].shape = broadcast_shapes(in[0].shape(), in[1].shape(), op);
   out[0].known = true;
 }
-int infer_binary(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_binary(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   binary_shape(op, in, out);
   out[0].dtype = result_type(in[0].dtype(), in[1].dtype());
   return 1;
 }
-int infer_binary_float(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_binary_float(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   binary_shape(op, in, out);
   out[0].dtype = float_of(result_type(in[0].dtype(), in[1].dtype()));
   return 1;
 }
-int infer_comparison(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_comparison(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   binary_shape(op, in, out);
   out[0].dtype = bool_;
   return 1;
 }
-int infer_logical(const char* op, const Array* in, int n, const Attrs& a, OutSpec* out) { return infer_comparison(op, in, n, a, out); }
+int infer_logical(const char* op, const Array* in, int n, AttrsRef a, OutSpec* out) { return infer_comparison(op, in, n, a, out); }
 
 // ---- creation
 namespace {
@@ -133,13 +133,13 @@ void need_shape(const char* op, const Shape& s) {
     if (d < 0) throw ValueError(P(op) + "negative dimension in shape " + s.str());
 }
 }  // namespace
-int infer_full(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::full(a);
+int infer_full(const char* op, const Array*, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::full>();
   need_shape(op, p.shape);
   return one(out, p.shape, p.dtype);
 }
-int infer_arange(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::arange(a);
+int infer_arange(const char* op, const Array*, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::arange>();
   double start = p.start.d, stop = p.stop.d, step = p.step.d;
   if (step == 0) throw ValueError(P(op) + "step must not be zero");
   if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step))
@@ -162,13 +162,13 @@ int infer_arange(const char* op, const Array*, int, const Attrs& a, OutSpec* out
   }
   return one(out, Shape{len}, p.dtype);
 }
-int infer_linspace(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::linspace(a);
+int infer_linspace(const char* op, const Array*, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::linspace>();
   if (p.num < 0) throw ValueError(P(op) + "num must be >= 0, got " + std::to_string(p.num));
   return one(out, Shape{p.num}, p.dtype);
 }
-int infer_eye(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::eye(a);
+int infer_eye(const char* op, const Array*, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::eye>();
   if (p.n_rows < 0 || p.n_cols < 0)
     throw ValueError(P(op) + "n_rows and n_cols must be >= 0, got " + std::to_string(p.n_rows) + ", " + std::to_string(p.n_cols));
   return one(out, Shape{p.n_rows, p.n_cols}, p.dtype);
@@ -180,25 +180,25 @@ int random_spec(const char* op, const View& p, OutSpec* out) {
   return one(out, p.shape, p.dtype);
 }
 }  // namespace
-int infer_random_uniform(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
-  return random_spec(op, attr::random_uniform(a), out);
+int infer_random_uniform(const char* op, const Array*, int, AttrsRef a, OutSpec* out) {
+  return random_spec(op, a.get<attr::random_uniform>(), out);
 }
-int infer_random_normal(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
-  return random_spec(op, attr::random_normal(a), out);
+int infer_random_normal(const char* op, const Array*, int, AttrsRef a, OutSpec* out) {
+  return random_spec(op, a.get<attr::random_normal>(), out);
 }
-int infer_randint(const char* op, const Array*, int, const Attrs& a, OutSpec* out) {
-  return random_spec(op, attr::randint(a), out);
+int infer_randint(const char* op, const Array*, int, AttrsRef a, OutSpec* out) {
+  return random_spec(op, a.get<attr::randint>(), out);
 }
-int infer_matrix_same(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_matrix_same(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_rank(op, in[0], 2);
   return one(out, in[0].shape(), in[0].dtype());
 }
-int infer_astype(const char*, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::astype(a); return one(out, in[0].shape(), p.dtype); }
+int infer_astype(const char*, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::astype>(); return one(out, in[0].shape(), p.dtype); }
 
 // ---- manipulation
-int infer_reshape(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::reshape(a);
+int infer_reshape(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::reshape>();
   Shape s = p.shape;
   int infer = -1;
   std::int64_t known = 1;
@@ -223,8 +223,8 @@ int infer_reshape(const char* op, const Array* in, int, const Attrs& a, OutSpec*
   }
   return one(out, s, in[0].dtype());
 }
-int infer_permute_dims(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::permute_dims(a);
+int infer_permute_dims(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::permute_dims>();
   if (static_cast<std::int64_t>(p.axes.size()) != in[0].ndim())
     throw ValueError(P(op) + "axes " + p.axes.str() + " do not match an array of shape " + in[0].shape().str());
   need_axes(op, p.axes, in[0].ndim());
@@ -238,8 +238,8 @@ int infer_permute_dims(const char* op, const Array* in, int, const Attrs& a, Out
 }
 // The standard's rule, checked without building the broadcast shape: the input has at most
 // the target's rank, and each of its axes (aligned right) is 1 or the target's length.
-int infer_broadcast_to(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::broadcast_to(a);
+int infer_broadcast_to(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::broadcast_to>();
   const Shape& s = in[0].shape();
   const Shape& t = p.shape;
   bool ok = s.size() <= t.size();
@@ -250,27 +250,27 @@ int infer_broadcast_to(const char* op, const Array* in, int, const Attrs& a, Out
   if (!ok) broadcast_to_fail(op, s, t);
   return one(out, t, in[0].dtype());
 }
-int infer_flip(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::flip(a);
+int infer_flip(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::flip>();
   need_axes(op, p.axes, in[0].ndim());
   return one(out, in[0].shape(), in[0].dtype());
 }
-int infer_roll(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::roll(a);
-  if (p.has_axes) {
-    if (p.axes.size() != p.shifts.size())
-      throw ValueError(P(op) + "shift " + p.shifts.str() + " and axis " + p.axes.str() + " differ in length");
-    for (auto ax : p.axes) need_canonical_axis(op, ax, in[0].ndim());
+int infer_roll(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::roll>();
+  if (p.axes) {
+    if (p.axes->size() != p.shifts.size())
+      throw ValueError(P(op) + "shift " + p.shifts.str() + " and axis " + p.axes->str() + " differ in length");
+    for (auto ax : *p.axes) need_canonical_axis(op, ax, in[0].ndim());
   } else if (p.shifts.size() != 1) {
     throw ValueError(P(op) + "without axis, shift must be a single integer, got " + p.shifts.str());
   }
   return one(out, in[0].shape(), in[0].dtype());
 }
-int infer_repeat(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::repeat(a);
+int infer_repeat(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::repeat>();
   const Array& x = in[0];
-  std::int64_t len = p.has_axis ? (x.ndim() ? x.shape()[p.axis] : 1) : x.size();
-  if (p.has_axis) need_canonical_axis(op, p.axis, x.ndim());
+  std::int64_t len = p.axis ? (x.ndim() ? x.shape()[*p.axis] : 1) : x.size();
+  if (p.axis) need_canonical_axis(op, *p.axis, x.ndim());
   if (p.repeats.size() != 1 && static_cast<std::int64_t>(p.repeats.size()) != len)
     throw ValueError(P(op) + "repeats " + p.repeats.str() + " must have 1 or " + std::to_string(len) + " entries");
   std::int64_t total = 0;
@@ -279,13 +279,13 @@ int infer_repeat(const char* op, const Array* in, int, const Attrs& a, OutSpec* 
   if (p.repeats.size() == 1) total = p.repeats[0] * len;  // one count for every element: no loop over them
   else
     for (auto r : p.repeats) total += r;
-  Shape s = p.has_axis ? x.shape() : Shape{total};
-  if (p.has_axis && x.ndim()) s[p.axis] = total;
-  if (p.has_axis && !x.ndim()) s = Shape{total};
+  Shape s = p.axis ? x.shape() : Shape{total};
+  if (p.axis && x.ndim()) s[*p.axis] = total;
+  if (p.axis && !x.ndim()) s = Shape{total};
   return one(out, s, x.dtype());
 }
-int infer_tile(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::tile(a);
+int infer_tile(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::tile>();
   const Shape& xs = in[0].shape();
   std::size_t r = std::max(xs.size(), p.reps.size());
   Shape s;
@@ -298,8 +298,8 @@ int infer_tile(const char* op, const Array* in, int, const Attrs& a, OutSpec* ou
   }
   return one(out, s, in[0].dtype());
 }
-int infer_concat(const char* op, const Array* in, int n, const Attrs& a, OutSpec* out) {
-  const auto p = attr::one_axis(a);
+int infer_concat(const char* op, const Array* in, int n, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::one_axis>();
   if (n < 1) throw ValueError(P(op) + "needs at least one array");
   auto r = in[0].ndim();
   if (r == 0) throw ValueError(P(op) + "zero-dimensional arrays cannot be concatenated");
@@ -321,8 +321,8 @@ int infer_concat(const char* op, const Array* in, int n, const Attrs& a, OutSpec
 }
 
 // ---- indexing
-int infer_strided_slice(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::slice(a);
+int infer_strided_slice(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::slice>();
   auto r = in[0].ndim();
   if (static_cast<std::int64_t>(p.start.size()) != r || p.stop.size() != p.start.size() || p.step.size() != p.start.size())
     throw ValueError(P(op) + "start/stop/step must have one entry per axis of shape " + in[0].shape().str());
@@ -334,8 +334,8 @@ int infer_strided_slice(const char* op, const Array* in, int, const Attrs& a, Ou
   }
   return one(out, s, in[0].dtype());
 }
-int infer_slice_update(const char* op, const Array* in, int n, const Attrs& a, OutSpec* out) {
-  const auto p = attr::slice(a);
+int infer_slice_update(const char* op, const Array* in, int n, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::slice>();
   OutSpec sl;
   infer_strided_slice(op, in, n, a, &sl);
   Shape b = broadcast_shapes(in[1].shape(), sl.shape, op);
@@ -344,8 +344,8 @@ int infer_slice_update(const char* op, const Array* in, int n, const Attrs& a, O
                      sl.shape.str());
   return one(out, in[0].shape(), in[0].dtype());
 }
-int infer_take(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::one_axis(a);
+int infer_take(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::one_axis>();
   const Array& x = in[0];
   if (!is_integer(in[1].dtype()))
     throw TypeError(P(op) + "indices must have an integer dtype, got " + dtype_name(in[1].dtype()));
@@ -359,8 +359,8 @@ int infer_take(const char* op, const Array* in, int, const Attrs& a, OutSpec* ou
     throw IndexError(P(op) + "cannot take from an empty axis " + std::to_string(p.axis) + " of shape " + x.shape().str());
   return one(out, s, x.dtype());
 }
-int infer_take_along_axis(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::one_axis(a);
+int infer_take_along_axis(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::one_axis>();
   const Array& x = in[0];
   const Array& idx = in[1];
   if (!is_integer(idx.dtype()))
@@ -376,7 +376,7 @@ int infer_take_along_axis(const char* op, const Array* in, int, const Attrs& a, 
   s[p.axis] = idx.shape()[p.axis];
   return one(out, s, x.dtype());
 }
-int infer_index_put(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_index_put(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   if (in[1].dtype() != int64 || in[1].ndim() != 1)
     throw TypeError(P(op) + "positions must be a 1-d int64 array, got " + dtype_name(in[1].dtype()) + in[1].shape().str());
   Shape b = broadcast_shapes(in[2].shape(), in[1].shape(), op);
@@ -451,8 +451,8 @@ Shape conv_result(const char* op, const Shape& xs, const Shape& ws, const ConvVi
 }
 }  // namespace
 
-int infer_conv(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::conv(a);
+int infer_conv(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::conv>();
   const std::int64_t d = spatial_rank(op, in[0], "the input");
   if (in[1].ndim() != in[0].ndim())
     throw ValueError(P(op) + "weight of shape " + in[1].shape().str() + " must have the input's rank (input " +
@@ -462,8 +462,8 @@ int infer_conv(const char* op, const Array* in, int, const Attrs& a, OutSpec* ou
   if (!p.spatial.empty()) throw ValueError(P(op) + "takes no spatial sizes, got " + p.spatial.str());
   return one(out, conv_result(op, in[0].shape(), in[1].shape(), p), in[0].dtype());
 }
-int infer_conv_transpose(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::conv(a);
+int infer_conv_transpose(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::conv>();
   const Array &y = in[0], &w = in[1];
   const std::int64_t d = spatial_rank(op, y, "the input");
   if (w.ndim() != y.ndim())
@@ -483,8 +483,8 @@ int infer_conv_transpose(const char* op, const Array* in, int, const Attrs& a, O
                      y.shape().str());
   return one(out, r, y.dtype());
 }
-int infer_conv_weight_grad(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::conv(a);
+int infer_conv_weight_grad(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::conv>();
   const Array &x = in[0], &gy = in[1];
   const std::int64_t d = spatial_rank(op, x, "the input");
   if (gy.ndim() != x.ndim())
@@ -504,8 +504,8 @@ int infer_conv_weight_grad(const char* op, const Array* in, int, const Attrs& a,
                      fwd.str() + ", not the output gradient's " + gy.shape().str());
   return one(out, r, x.dtype());
 }
-int infer_max_pool(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::pool(a);
+int infer_max_pool(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::pool>();
   const Array& x = in[0];
   const std::int64_t d = spatial_rank(op, x, "the input");
   need_per_axis(op, "window", p.window, d, 1);
@@ -524,8 +524,8 @@ int infer_max_pool(const char* op, const Array* in, int, const Attrs& a, OutSpec
   return 2;
 }
 
-int infer_layer_norm(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::layer_norm(a);
+int infer_layer_norm(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::layer_norm>();
   const Array& x = in[0];
   if (p.axis < 0 || p.axis >= x.ndim())
     throw ValueError(P(op) + "axis " + std::to_string(p.axis) + " must be in [0, " + std::to_string(x.ndim()) +
@@ -541,23 +541,23 @@ int infer_layer_norm(const char* op, const Array* in, int, const Attrs& a, OutSp
 }
 
 // ---- searching, sorting, sets
-int infer_argreduce(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::argreduce(a);
+int infer_argreduce(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::argreduce>();
   const Array& x = in[0];
   if (x.size() == 0) throw ValueError(P(op) + "attempt to get " + op + " of an empty array " + x.shape().str());
   Shape s;
-  if (p.has_axis) {
-    need_canonical_axis(op, p.axis, x.ndim());
+  if (p.axis) {
+    need_canonical_axis(op, *p.axis, x.ndim());
     if (x.ndim() == 0) return one(out, s, int64);
     s = x.shape();
-    if (p.keepdims) s[p.axis] = 1;
-    else s.erase(p.axis);
+    if (p.keepdims) s[*p.axis] = 1;
+    else s.erase(*p.axis);
   } else if (p.keepdims) {
     s.resize(x.ndim(), 1);
   }
   return one(out, s, int64);
 }
-int infer_nonzero(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_nonzero(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   if (in[0].ndim() == 0) throw ValueError(P(op) + "is not defined for zero-dimensional arrays");
   for (std::int64_t i = 0; i < in[0].ndim(); ++i) {
     out[i].shape = Shape{-1};
@@ -566,76 +566,76 @@ int infer_nonzero(const char* op, const Array* in, int, const Attrs&, OutSpec* o
   }
   return static_cast<int>(in[0].ndim());
 }
-int infer_where(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_where(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   if (!is_bool(in[0].dtype()))
     throw TypeError(P(op) + "condition must be bool, got " + dtype_name(in[0].dtype()));
   Shape s = broadcast_shapes(broadcast_shapes(in[0].shape(), in[1].shape(), op), in[2].shape(), op);
   return one(out, s, result_type(in[1].dtype(), in[2].dtype()));
 }
-int infer_searchsorted(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_searchsorted(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   if (in[0].ndim() != 1) throw ValueError(P(op) + "x1 must be 1-d, got shape " + in[0].shape().str());
   return one(out, in[1].shape(), int64);
 }
-int infer_sort(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::sort(a);
+int infer_sort(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::sort>();
   need_rank(op, in[0], 1);
   need_canonical_axis(op, p.axis, in[0].ndim());
   return one(out, in[0].shape(), std::string_view(op) == "argsort" ? int64 : in[0].dtype());
 }
-int infer_unique(const char*, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_unique(const char*, const Array* in, int, AttrsRef, OutSpec* out) {
   out[0] = {Shape{-1}, in[0].dtype(), false};
   out[1] = {Shape{-1}, int64, false};
   out[2] = {in[0].shape(), int64, true};
   out[3] = {Shape{-1}, int64, false};
   return 4;
 }
-int infer_isin(const char*, const Array* in, int, const Attrs&, OutSpec* out) { return one(out, in[0].shape(), bool_); }
+int infer_isin(const char*, const Array* in, int, AttrsRef, OutSpec* out) { return one(out, in[0].shape(), bool_); }
 
 // ---- reductions
 namespace {
 template <class View>
 void check_reduce(const char* op, const Array& x, const View& p) {
-  if (p.has_axes) need_axes(op, p.axes, x.ndim());
+  if (p.axes) need_axes(op, *p.axes, x.ndim());
 }
 }  // namespace
-int infer_reduce_accumulate(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::reduce_acc(a);
+int infer_reduce_accumulate(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::reduce_acc>();
   check_reduce(op, in[0], p);
-  if (p.has_dtype && is_bool(p.dtype)) throw TypeError(P(op) + "cannot accumulate in dtype bool");
-  return one(out, reduced(in[0], p), p.has_dtype ? p.dtype : acc_dtype(in[0].dtype()));
+  if (p.dtype && is_bool(*p.dtype)) throw TypeError(P(op) + "cannot accumulate in dtype bool");
+  return one(out, reduced(in[0], p), p.dtype ? *p.dtype : acc_dtype(in[0].dtype()));
 }
-int infer_reduce_float(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::reduce(a);
+int infer_reduce_float(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::reduce>();
   check_reduce(op, in[0], p);
   return one(out, reduced(in[0], p), float_of(in[0].dtype()));
 }
-int infer_reduce_same(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::reduce(a);
+int infer_reduce_same(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::reduce>();
   check_reduce(op, in[0], p);
   const Array& x = in[0];
   for (std::int64_t i = 0; i < x.ndim(); ++i) {
-    bool red = !p.has_axes || std::find(p.axes.begin(), p.axes.end(), i) != p.axes.end();
+    bool red = !p.axes || std::find(p.axes->begin(), p.axes->end(), i) != p.axes->end();
     if (red && x.shape()[i] == 0)
       throw ValueError(P(op) + "zero-size reduction along axis " + std::to_string(i) + " of shape " + x.shape().str() +
                        " has no identity");
   }
   return one(out, reduced(x, p), x.dtype());
 }
-int infer_reduce_variance(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::reduce_var(a);
+int infer_reduce_variance(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::reduce_var>();
   check_reduce(op, in[0], p);
   if (p.correction < 0) throw ValueError(P(op) + "correction must be >= 0, got " + std::to_string(p.correction));
   return one(out, reduced(in[0], p), real_of(float_of(in[0].dtype())));
 }
-int infer_reduce_bool(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::reduce(a);
+int infer_reduce_bool(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::reduce>();
   check_reduce(op, in[0], p);
   return one(out, reduced(in[0], p), bool_);
 }
-int infer_cumulative(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::cumulative(a);
+int infer_cumulative(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::cumulative>();
   const Array& x = in[0];
-  if (p.has_dtype && is_bool(p.dtype)) throw TypeError(P(op) + "cannot accumulate in dtype bool");
+  if (p.dtype && is_bool(*p.dtype)) throw TypeError(P(op) + "cannot accumulate in dtype bool");
   Shape s = x.shape();
   if (x.ndim() == 0) {
     s = Shape{1};
@@ -644,11 +644,11 @@ int infer_cumulative(const char* op, const Array* in, int, const Attrs& a, OutSp
     need_canonical_axis(op, p.axis, x.ndim());
   }
   if (p.include_initial) s[x.ndim() ? p.axis : 0] += 1;
-  return one(out, s, p.has_dtype ? p.dtype : acc_dtype(x.dtype()));
+  return one(out, s, p.dtype ? *p.dtype : acc_dtype(x.dtype()));
 }
 
 // ---- linear algebra
-int infer_matmul(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_matmul(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   const Shape &s1 = in[0].shape(), &s2 = in[1].shape();
   if (s1.empty() || s2.empty())
     throw ValueError(P(op) + "operands must have rank >= 1, got shapes " + s1.str() + " and " + s2.str());
@@ -665,8 +665,8 @@ int infer_matmul(const char* op, const Array* in, int, const Attrs&, OutSpec* ou
   if (s2.size() >= 2) s.push_back(s2.back());
   return one(out, s, result_type(in[0].dtype(), in[1].dtype()));
 }
-int infer_diagonal(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::diagonal(a);
+int infer_diagonal(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::diagonal>();
   need_rank(op, in[0], 2);
   const Shape& s = in[0].shape();
   std::int64_t r = s[s.size() - 2], c = s.back(), off = p.offset;
@@ -675,22 +675,22 @@ int infer_diagonal(const char* op, const Array* in, int, const Attrs& a, OutSpec
   o.push_back(std::max<std::int64_t>(0, len));
   return one(out, o, in[0].dtype());
 }
-int infer_square_same(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_square_same(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   return one(out, in[0].shape(), in[0].dtype());
 }
-int infer_square_to_batch(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_square_to_batch(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   return one(out, batch_of(in[0].shape(), 2), in[0].dtype());
 }
-int infer_slogdet(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_slogdet(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   Shape b = batch_of(in[0].shape(), 2);
   out[0] = {b, in[0].dtype(), true};
   out[1] = {b, real_of(in[0].dtype()), true};
   return 2;
 }
-int infer_solve(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_solve(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   const Shape &s1 = in[0].shape(), &s2 = in[1].shape();
   auto m = s1.back();
@@ -708,30 +708,30 @@ int infer_solve(const char* op, const Array* in, int, const Attrs&, OutSpec* out
   s.push_back(s2.back());
   return one(out, s, d);
 }
-int infer_eigh(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_eigh(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   Shape v = batch_of(in[0].shape(), 1);
   out[0] = {v, real_of(in[0].dtype()), true};
   out[1] = {in[0].shape(), in[0].dtype(), true};
   return 2;
 }
-int infer_eigvalsh(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_eigvalsh(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   return one(out, batch_of(in[0].shape(), 1), real_of(in[0].dtype()));
 }
-int infer_eig(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_eig(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   DType c = complex_of(in[0].dtype());
   out[0] = {batch_of(in[0].shape(), 1), c, true};
   out[1] = {in[0].shape(), c, true};
   return 2;
 }
-int infer_eigvals(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_eigvals(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_square(op, in[0]);
   return one(out, batch_of(in[0].shape(), 1), complex_of(in[0].dtype()));
 }
-int infer_svd(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::svd(a);
+int infer_svd(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::svd>();
   need_rank(op, in[0], 2);
   const Shape& s = in[0].shape();
   auto m = s[s.size() - 2], n = s.back(), k = std::min(m, n);
@@ -746,15 +746,15 @@ int infer_svd(const char* op, const Array* in, int, const Attrs& a, OutSpec* out
   out[2] = {vh, in[0].dtype(), true};
   return 3;
 }
-int infer_svdvals(const char* op, const Array* in, int, const Attrs&, OutSpec* out) {
+int infer_svdvals(const char* op, const Array* in, int, AttrsRef, OutSpec* out) {
   need_rank(op, in[0], 2);
   const Shape& s = in[0].shape();
   Shape b = batch_of(s, 2);
   b.push_back(std::min(s[s.size() - 2], s.back()));
   return one(out, b, real_of(in[0].dtype()));
 }
-int infer_qr(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::qr(a);
+int infer_qr(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::qr>();
   need_rank(op, in[0], 2);
   const Shape& s = in[0].shape();
   auto m = s[s.size() - 2], n = s.back(), k = std::min(m, n);
@@ -772,8 +772,8 @@ int infer_qr(const char* op, const Array* in, int, const Attrs& a, OutSpec* out)
 namespace {
 // The result's shape and dtype, written straight into the output spec (no Shape copies),
 // after checking the axes, the lengths and the norm code, for every backend's kernel.
-int fft_spec(const char* op, const Array& x, const Attrs& a, DType d, OutSpec* out) {
-  const auto p = attr::fft(a);
+int fft_spec(const char* op, const Array& x, AttrsRef a, DType d, OutSpec* out) {
+  const auto& p = a.get<attr::fft>();
   if (p.axes.size() != p.lengths.size() || p.axes.empty())
     throw ValueError(P(op) + "axes " + p.axes.str() + " and lengths " + p.lengths.str() + " must be non-empty and match");
   need_axes(op, p.axes, x.ndim());
@@ -790,16 +790,16 @@ int fft_spec(const char* op, const Array& x, const Attrs& a, DType d, OutSpec* o
   return 1;
 }
 }  // namespace
-int infer_fft_c2c(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
+int infer_fft_c2c(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
   return fft_spec(op, in[0], a, complex_of(in[0].dtype()), out);
 }
-int infer_fft_r2c(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
-  const auto p = attr::fft(a);
+int infer_fft_r2c(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
+  const auto& p = a.get<attr::fft>();
   fft_spec(op, in[0], a, complex_of(in[0].dtype()), out);
   out[0].shape[p.axes.back()] = p.lengths.back() / 2 + 1;
   return 1;
 }
-int infer_fft_c2r(const char* op, const Array* in, int, const Attrs& a, OutSpec* out) {
+int infer_fft_c2r(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
   return fft_spec(op, in[0], a, real_of(complex_of(in[0].dtype())), out);
 }
 

@@ -34,31 +34,31 @@ constexpr int kMaxDepth = 32;
 
 // ---------------------------------------------------------------- writing
 
-ojson attrs_to_json(OpId op, const Attrs& a) {
+ojson attr_to_json(std::int64_t v, OpId, const AttrField&) { return v; }
+ojson attr_to_json(bool v, OpId, const AttrField&) { return v; }
+ojson attr_to_json(double v, OpId, const AttrField&) { return double_to_json(v); }
+ojson attr_to_json(const Scalar& v, OpId, const AttrField&) { return scalar_to_json(v); }
+ojson attr_to_json(const Dims& v, OpId, const AttrField&) {
+  ojson r = ojson::array();
+  for (std::int64_t e : v) r.push_back(e);
+  return r;
+}
+ojson attr_to_json(DType d, OpId op, const AttrField& f) {
+  if (static_cast<int>(d) >= kNumDTypes)
+    throw ValueError(std::string("[graph_to_json] attribute '") + f.name + "' of " + op_info(op).name +
+                     " has no valid dtype");
+  return dtype_name(d);
+}
+template <class T>
+ojson attr_to_json(const std::optional<T>& v, OpId op, const AttrField& f) {  // absent: null
+  return v ? attr_to_json(*v, op, f) : ojson(nullptr);
+}
+
+ojson attrs_to_json(OpId op, AttrsRef a) {
   ojson o = ojson::object();
-  const AttrField* f = op_info(op).attrs;
-  for (int i = 0; f && f[i].name; ++i) {
-    ojson& v = o[f[i].name];
-    switch (f[i].type) {
-      case AttrType::Int: v = attr_value<AttrType::Int>(a, f, i); break;
-      case AttrType::Bool: v = attr_value<AttrType::Bool>(a, f, i); break;
-      case AttrType::Float: v = double_to_json(attr_value<AttrType::Float>(a, f, i)); break;
-      case AttrType::Scalar: v = scalar_to_json(attr_value<AttrType::Scalar>(a, f, i)); break;
-      case AttrType::Ints: {
-        v = ojson::array();
-        for (std::int64_t e : attr_value<AttrType::Ints>(a, f, i)) v.push_back(e);
-        break;
-      }
-      case AttrType::DType: {
-        const DType d = attr_value<AttrType::DType>(a, f, i);
-        if (static_cast<int>(d) >= kNumDTypes)
-          throw ValueError(std::string("[graph_to_json] attribute '") + f[i].name + "' of " + op_info(op).name +
-                           " has no valid dtype");
-        v = dtype_name(d);
-        break;
-      }
-    }
-  }
+  visit_attr_set(a.set(), [&]<class S>(std::type_identity<S>) {
+    S::for_each(a.get<S>(), [&](const AttrField& f, const auto& v) { o[f.name] = attr_to_json(v, op, f); });
+  });
   return o;
 }
 
@@ -182,9 +182,10 @@ class Reader {
     std::int64_t version = 0;
     if (!json_to_int64(root_.at("version"), version))
       fail("version is " + kind_of(root_.at("version")) + ", not an integer");
-    if (version != kGraphFormatVersion)
-      fail("version " + std::to_string(version) + " is not supported (this build reads version " +
+    if (version < 1 || version > kGraphFormatVersion)
+      fail("version " + std::to_string(version) + " is not supported (this build reads versions 1 to " +
            std::to_string(kGraphFormatVersion) + ")");
+    version_ = static_cast<int>(version);
 
     read_values();
     g_.input_ids = read_ids(root_.at("inputs"), "inputs", "input");
@@ -331,7 +332,8 @@ class Reader {
     }
   }
 
-  // Every field of the op's attribute set, by name, with its type.
+  // Every field of the op's attribute set, by name, with its type. Version 1 spelled an
+  // optional field `name` as the pair has_<name> (a boolean) and name.
   Attrs read_attrs(OpId op, const ojson& o, const std::string& where) const {
     const OpInfo& info = op_info(op);
     const AttrField* f = info.attrs;
@@ -343,41 +345,61 @@ class Reader {
     };
     for (auto it = o.begin(); it != o.end(); ++it) {
       bool known = false;
-      for (int i = 0; f && f[i].name && !known; ++i) known = it.key() == f[i].name;
+      for (int i = 0; f && f[i].name && !known; ++i)
+        known = it.key() == f[i].name || (version_ == 1 && f[i].optional && it.key() == std::string("has_") + f[i].name);
       if (!known)
         fail(where + ": unknown attribute '" + it.key() + "' (the " + info.attr_set + " set has: " + field_list() + ")");
     }
-    Attrs a;
-    for (int i = 0; f && f[i].name; ++i) {
-      const std::string at = where + ": attribute '" + f[i].name + "'";
-      if (!o.contains(f[i].name)) fail(where + ": missing attribute '" + f[i].name + "'");
-      const ojson& v = o.at(f[i].name);
-      auto wrong = [&](const char* want) {
-        fail(at + " is " + kind_of(v) + " (" + brief(v) + "), not " + want);
-      };
-      switch (f[i].type) {
-        case AttrType::Int: {
-          std::int64_t x = 0;
-          if (!json_to_int64(v, x)) wrong("an int64 integer");
-          attr_value<AttrType::Int>(a, f, i) = x;
-          break;
-        }
-        case AttrType::Bool:
-          if (!v.is_boolean()) wrong("a boolean");
-          attr_value<AttrType::Bool>(a, f, i) = v.get<bool>();
-          break;
-        case AttrType::Float: {
-          double x = 0;
-          if (!json_to_double(v, x)) wrong("a float (a number, \"inf\", \"-inf\", \"nan\", \"-nan\" or \"nan:0x...\")");
-          attr_value<AttrType::Float>(a, f, i) = x;
-          break;
-        }
-        case AttrType::Scalar: attr_value<AttrType::Scalar>(a, f, i) = read_scalar(v, at); break;
-        case AttrType::Ints: attr_value<AttrType::Ints>(a, f, i) = read_ints(v, at); break;
-        case AttrType::DType: attr_value<AttrType::DType>(a, f, i) = read_dtype(v, at); break;
-      }
+    return visit_attr_set(info.set, [&]<class S>(std::type_identity<S>) {
+      S s;
+      S::for_each(s, [&](const AttrField& fd, auto& v) {
+        if (!o.contains(fd.name)) fail(where + ": missing attribute '" + fd.name + "'");
+        read_field(v, o, fd, where + ": attribute '" + fd.name + "'");
+      });
+      return Attrs(s);
+    });
+  }
+  void read_field(std::int64_t& out, const ojson& o, const AttrField& f, const std::string& at) const {
+    const ojson& v = o.at(f.name);
+    if (!json_to_int64(v, out)) wrong_value(v, at, "an int64 integer");
+  }
+  void read_field(bool& out, const ojson& o, const AttrField& f, const std::string& at) const {
+    const ojson& v = o.at(f.name);
+    if (!v.is_boolean()) wrong_value(v, at, "a boolean");
+    out = v.get<bool>();
+  }
+  void read_field(double& out, const ojson& o, const AttrField& f, const std::string& at) const {
+    const ojson& v = o.at(f.name);
+    if (!json_to_double(v, out)) wrong_value(v, at, "a float (a number, \"inf\", \"-inf\", \"nan\", \"-nan\" or \"nan:0x...\")");
+  }
+  void read_field(Scalar& out, const ojson& o, const AttrField& f, const std::string& at) const {
+    out = read_scalar(o.at(f.name), at);
+  }
+  void read_field(Dims& out, const ojson& o, const AttrField& f, const std::string& at) const {
+    out = read_ints(o.at(f.name), at);
+  }
+  void read_field(DType& out, const ojson& o, const AttrField& f, const std::string& at) const {
+    out = read_dtype(o.at(f.name), at);
+  }
+  // An optional field: null when absent (version 1: has_<name> false, the value ignored).
+  template <class T>
+  void read_field(std::optional<T>& out, const ojson& o, const AttrField& f, const std::string& at) const {
+    bool present = !o.at(f.name).is_null();
+    if (version_ == 1) {
+      const std::string flag = std::string("has_") + f.name;
+      if (!o.contains(flag)) fail(at + " needs its flag '" + flag + "' in a version 1 file");
+      const ojson& h = o.at(flag);
+      if (!h.is_boolean()) wrong_value(h, at + " flag '" + flag + "'", "a boolean");
+      present = h.get<bool>();
     }
-    return a;
+    if (!present) {
+      out.reset();
+      return;
+    }
+    read_field(out.emplace(), o, f, at);
+  }
+  [[noreturn]] void wrong_value(const ojson& v, const std::string& at, const char* want) const {
+    fail(at + " is " + kind_of(v) + " (" + brief(v) + "), not " + want);
   }
 
   Scalar read_scalar(const ojson& v, const std::string& at) const {
@@ -454,6 +476,7 @@ class Reader {
   std::string_view text_;
   Backend backend_;
   std::string ctx_;
+  int version_ = kGraphFormatVersion;  // of the document being read
   ojson root_;
   Graph g_;
   std::vector<std::vector<unsigned char>> bytes_;  // the constants' data, by constant index

@@ -14,7 +14,7 @@ std::vector<unsigned char> host_bytes(const Array& x);
 double element_as_double(const unsigned char* bytes, DType d, std::int64_t i);
 // Runs one primitive on `backend` through its meta function and kernel, without notifying
 // dispatch observers (compile-time evaluation must not show up in an enclosing trace).
-std::vector<Array> call_primitive(OpId op, const std::vector<Array>& in, const Attrs& a, Backend backend);
+std::vector<Array> call_primitive(OpId op, const std::vector<Array>& in, AttrsRef a, Backend backend);
 // Every read of value `from` (node inputs and graph outputs) now reads `to`. Visits only
 // from's users, so the users lists must be current; it moves them to `to` (out of node
 // order: a pass that edits calls g.rebuild_uses() once when it is done).

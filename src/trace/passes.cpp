@@ -42,7 +42,7 @@ double element_as_double(const unsigned char* p, DType d, std::int64_t i) {
     default: return std::numeric_limits<double>::quiet_NaN();  // float16/bfloat16: never "one" or "zero" here
   }
 }
-std::vector<Array> call_primitive(OpId op, const std::vector<Array>& in_, const Attrs& a, Backend backend) {
+std::vector<Array> call_primitive(OpId op, const std::vector<Array>& in_, AttrsRef a, Backend backend) {
   const OpInfo& info = op_info(op);
   const BackendImpl* be = backend.impl();
   std::vector<Array> in;
@@ -287,7 +287,7 @@ int simplify(Graph& g) {
         pick(in(0));
         break;
       case OpId::permute_dims: {
-        const Dims axes = attr::permute_dims(std::as_const(n.attrs)).axes;
+        const Dims axes = std::as_const(n.attrs).get<attr::permute_dims>().axes;
         bool identity = true;
         for (std::size_t i = 0; i < axes.size(); ++i) identity = identity && axes[i] == static_cast<std::int64_t>(i);
         if (identity) pick(in(0));
@@ -295,11 +295,11 @@ int simplify(Graph& g) {
         if (same < 0 && p >= 0 && g.nodes[static_cast<std::size_t>(p)].op == OpId::permute_dims) {
           // permute(permute(x, a), b) = permute(x, a[b[i]])
           const auto& inner = g.nodes[static_cast<std::size_t>(p)];
-          const Dims a = attr::permute_dims(std::as_const(inner.attrs)).axes;
+          const Dims a = inner.attrs.get<attr::permute_dims>().axes;
           Dims c;
           for (std::size_t i = 0; i < axes.size(); ++i) c.push_back(a[static_cast<std::size_t>(axes[i])]);
           rewire_input(g, static_cast<int>(k), 0, inner.inputs[0]);
-          attr::permute_dims(n.attrs).axes = c;
+          n.attrs.get<attr::permute_dims>().axes = c;
           ++changed;
           bool id2 = true;
           for (std::size_t i = 0; i < c.size(); ++i) id2 = id2 && c[i] == static_cast<std::int64_t>(i);
@@ -316,7 +316,7 @@ int simplify(Graph& g) {
         rewire_input(g, static_cast<int>(k), 0, g.nodes[static_cast<std::size_t>(p)].inputs[0]);
         Dims s;
         for (auto d : g.values[static_cast<std::size_t>(out)].shape) s.push_back(d);
-        attr::reshape(n.attrs).shape = s;
+        n.attrs.get<attr::reshape>().shape = s;
         ++changed;
         pick(n.inputs[0]);
       }

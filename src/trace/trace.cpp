@@ -24,7 +24,7 @@ class Recorder final : public DispatchObserver {
     }
     return id;
   }
-  void on_dispatch(OpId op, std::span<const Array> in, const Attrs& a, std::span<const Array> out) override {
+  void on_dispatch(OpId op, std::span<const Array> in, AttrsRef a, std::span<const Array> out) override {
     const int node_index = static_cast<int>(g_.nodes.size());
     Graph::Node node{op, a, {}, {}};
     for (const Array& x : in) {
