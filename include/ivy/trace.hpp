@@ -34,6 +34,12 @@ struct Graph {
   std::vector<Array> constants;    // their data (same order as constant_ids)
   std::vector<Node> nodes;         // in execution order
 
+  // The value and the node with id `id` (an index into `values` / `nodes`; unchecked, as
+  // the graph's ids are checked where a graph comes from outside).
+  Value& value(int id) { return values[static_cast<std::size_t>(id)]; }
+  const Value& value(int id) const { return values[static_cast<std::size_t>(id)]; }
+  Node& node(int id) { return nodes[static_cast<std::size_t>(id)]; }
+  const Node& node(int id) const { return nodes[static_cast<std::size_t>(id)]; }
   int producer(int value) const { return values.at(static_cast<std::size_t>(value)).producer; }
   const std::vector<int>& users(int value) const { return values.at(static_cast<std::size_t>(value)).users; }
   // True when the function returns the value (a use outside the nodes).

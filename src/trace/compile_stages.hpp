@@ -7,8 +7,11 @@
 
 #include "ivy/compile.hpp"
 #include "trace/fusion.hpp"
+#include "trace/graph_util.hpp"
 
 namespace ivy::compile_stages {
+
+using graph_util::ById;
 
 // One unit of a run: a kernel call (program < 0) or a fused loop (programs[program]).
 struct Step {
@@ -39,7 +42,7 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g);
 //    ready units the one whose first node comes first (random primitives keep their order).
 //    Throws Error if contracting the groups made a cycle.
 struct Schedule {
-  std::vector<std::vector<int>> units;
+  ById<std::vector<int>> units;
   int fused_units = 0;
   std::vector<int> order;
 };
@@ -48,8 +51,8 @@ Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups);
 // 5. Lowering: one Step per unit in `s.order`; a single node becomes a kernel call of
 //    `backend`, a group a fused program (its outputs are the values used outside it).
 struct Plan {
-  std::vector<Step> steps;
-  std::vector<fusion::Program> programs;
+  ById<Step> steps;
+  ById<fusion::Program> programs;
   std::vector<int> release_first;   // inputs and constants nothing reads
 };
 Plan lower(const Graph& g, const Schedule& s, Backend backend);

@@ -15,6 +15,8 @@
 
 namespace ivy {
 
+using graph_util::ById;
+
 namespace {
 // Buffers for fused outputs, reused once every array holding one is gone: a freed buffer goes
 // back to the pool (up to kMaxCached bytes) and the next fused output of that size takes it.
@@ -79,18 +81,18 @@ void check_support(const Graph& g, Backend backend) {
     const OpInfo& info = op_info(n.op);
     if (!be->kernels[static_cast<int>(n.op)])
       throw NotImplementedError(std::string("[compile] ") + info.name + " is not implemented by backend " + be->name);
-    for (int v : n.inputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
-    for (int v : n.outputs) check_supported(backend, info.name, g.values[static_cast<std::size_t>(v)].dtype);
+    for (int v : n.inputs) check_supported(backend, info.name, g.value(v).dtype);
+    for (int v : n.outputs) check_supported(backend, info.name, g.value(v).dtype);
   }
 }
 
 std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   const int n = static_cast<int>(g.nodes.size());
-  std::vector<int> group_of(static_cast<std::size_t>(n), -1);
-  std::vector<std::vector<int>> groups;
+  ById<int> group_of(n, -1);
+  ById<std::vector<int>> groups;
   // does node p (transitively, whole groups counted as one) read anything a group in `set`
   // computes? (`seen` is stamped with the walk's number, so no walk clears it.)
-  std::vector<int> seen(static_cast<std::size_t>(n), 0);
+  ById<int> seen(n, 0);
   int walk = 0;
   std::vector<int> stack;
   // (from several nodes at once: one walk, each node visited once). Nodes are in execution
@@ -102,16 +104,16 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
     while (!stack.empty()) {
       const int k = stack.back();
       stack.pop_back();
-      if (k < lo || seen[static_cast<std::size_t>(k)] == walk) continue;
-      seen[static_cast<std::size_t>(k)] = walk;
-      const int h = group_of[static_cast<std::size_t>(k)];
+      if (k < lo || seen[k] == walk) continue;
+      seen[k] = walk;
+      const int h = group_of[k];
       if (h >= 0 && std::find(set.begin(), set.end(), h) != set.end()) return true;
       auto push_inputs = [&](int node) {
-        for (int v : g.nodes[static_cast<std::size_t>(node)].inputs) stack.push_back(g.producer(v));
+        for (int v : g.node(node).inputs) stack.push_back(g.producer(v));
       };
       if (h >= 0) {
-        for (int m : groups[static_cast<std::size_t>(h)]) {
-          seen[static_cast<std::size_t>(m)] = walk;
+        for (int m : groups[h]) {
+          seen[m] = walk;
           push_inputs(m);
         }
       } else {
@@ -126,10 +128,10 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   auto can_merge = [&](const std::vector<int>& set, int k) {
     outside.clear();  // the producers outside the set that k or a member reads
     auto collect = [&](int node) {
-      for (int v : g.nodes[static_cast<std::size_t>(node)].inputs) {
+      for (int v : g.node(node).inputs) {
         const int q = g.producer(v);
         if (q < 0) continue;
-        const int h = group_of[static_cast<std::size_t>(q)];
+        const int h = group_of[q];
         if (h >= 0 && std::find(set.begin(), set.end(), h) != set.end()) continue;
         outside.push_back(q);
       }
@@ -137,24 +139,24 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
     collect(k);
     int lo = k;
     for (int G : set) {
-      lo = std::min(lo, groups[static_cast<std::size_t>(G)].front());
-      for (int m : groups[static_cast<std::size_t>(G)]) collect(m);
+      lo = std::min(lo, groups[G].front());
+      for (int m : groups[G]) collect(m);
     }
     return !depends_on(outside, set, lo);
   };
   for (int k = 0; k < n; ++k) {
-    const auto& node = g.nodes[static_cast<std::size_t>(k)];
+    const auto& node = g.node(k);
     if (!fusion::fusible(g, node)) continue;
-    const Shape& S = g.values[static_cast<std::size_t>(node.outputs[0])].shape;
+    const Shape& S = g.value(node.outputs[0]).shape;
     // the groups of k's producers with k's shape, joined as far as that keeps the order
     std::vector<int> set;
     for (int v : node.inputs) {
       const int p = g.producer(v);
       if (p < 0) continue;
-      const int G = group_of[static_cast<std::size_t>(p)];
+      const int G = group_of[p];
       if (G < 0 || std::find(set.begin(), set.end(), G) != set.end()) continue;
-      const auto& first = g.nodes[static_cast<std::size_t>(groups[static_cast<std::size_t>(G)][0])];
-      if (!(g.values[static_cast<std::size_t>(first.outputs[0])].shape == S)) continue;
+      const auto& first = g.node(groups[G][0]);
+      if (!(g.value(first.outputs[0]).shape == S)) continue;
       auto trial = set;
       trial.push_back(G);
       if (can_merge(trial, k)) set = std::move(trial);
@@ -166,16 +168,16 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
     } else {
       chosen = set[0];
       for (std::size_t i = 1; i < set.size(); ++i) {
-        auto& from = groups[static_cast<std::size_t>(set[i])];
-        for (int m : from) group_of[static_cast<std::size_t>(m)] = chosen;
-        auto& to = groups[static_cast<std::size_t>(chosen)];
+        auto& from = groups[set[i]];
+        for (int m : from) group_of[m] = chosen;
+        auto& to = groups[chosen];
         to.insert(to.end(), from.begin(), from.end());
         from.clear();
       }
-      std::sort(groups[static_cast<std::size_t>(chosen)].begin(), groups[static_cast<std::size_t>(chosen)].end());
+      std::sort(groups[chosen].begin(), groups[chosen].end());
     }
-    groups[static_cast<std::size_t>(chosen)].push_back(k);
-    group_of[static_cast<std::size_t>(k)] = chosen;
+    groups[chosen].push_back(k);
+    group_of[k] = chosen;
   }
   std::vector<std::vector<int>> out;
   for (auto& G : groups)
@@ -186,39 +188,39 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
 Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups) {
   Schedule S;
   const int n = static_cast<int>(g.nodes.size());
-  std::vector<int> unit_of(static_cast<std::size_t>(n), -1);
+  ById<int> unit_of(n, -1);
   S.fused_units = static_cast<int>(groups.size());
   for (auto& G : groups) {
-    for (int k : G) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(S.units.size());
+    for (int k : G) unit_of[k] = static_cast<int>(S.units.size());
     S.units.push_back(std::move(G));
   }
   for (int k = 0; k < n; ++k)
-    if (unit_of[static_cast<std::size_t>(k)] < 0) unit_of[static_cast<std::size_t>(k)] = static_cast<int>(S.units.size()), S.units.push_back({k});
+    if (unit_of[k] < 0) unit_of[k] = static_cast<int>(S.units.size()), S.units.push_back({k});
   const int nu = static_cast<int>(S.units.size());
-  std::vector<std::vector<int>> succ(static_cast<std::size_t>(nu));
-  std::vector<int> indeg(static_cast<std::size_t>(nu), 0);
+  ById<std::vector<int>> succ(nu);
+  ById<int> indeg(nu, 0);
   for (int u = 0; u < nu; ++u) {
     std::vector<int> preds;
-    for (int k : S.units[static_cast<std::size_t>(u)])
-      for (int v : g.nodes[static_cast<std::size_t>(k)].inputs) {
+    for (int k : S.units[u])
+      for (int v : g.node(k).inputs) {
         const int p = g.producer(v);
-        if (p >= 0 && unit_of[static_cast<std::size_t>(p)] != u) preds.push_back(unit_of[static_cast<std::size_t>(p)]);
+        if (p >= 0 && unit_of[p] != u) preds.push_back(unit_of[p]);
       }
     std::sort(preds.begin(), preds.end());
     preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
-    for (int p : preds) succ[static_cast<std::size_t>(p)].push_back(u), ++indeg[static_cast<std::size_t>(u)];
+    for (int p : preds) succ[p].push_back(u), ++indeg[u];
   }
   std::vector<int> ready;
   for (int u = 0; u < nu; ++u)
-    if (!indeg[static_cast<std::size_t>(u)]) ready.push_back(u);
-  auto first_node = [&](int u) { return S.units[static_cast<std::size_t>(u)][0]; };
+    if (!indeg[u]) ready.push_back(u);
+  auto first_node = [&](int u) { return S.units[u][0]; };
   while (!ready.empty()) {
     auto it = std::min_element(ready.begin(), ready.end(), [&](int a, int b) { return first_node(a) < first_node(b); });
     const int u = *it;
     ready.erase(it);
     S.order.push_back(u);
-    for (int s : succ[static_cast<std::size_t>(u)])
-      if (--indeg[static_cast<std::size_t>(s)] == 0) ready.push_back(s);
+    for (int s : succ[u])
+      if (--indeg[s] == 0) ready.push_back(s);
   }
   if (static_cast<int>(S.order.size()) != nu) throw Error("[compile] internal: the fused graph has a cycle");
   return S;
@@ -228,29 +230,29 @@ Plan lower(const Graph& g, const Schedule& S, Backend backend) {
   Plan P;
   const BackendImpl* be = backend.impl();
   const int n = static_cast<int>(g.nodes.size());
-  std::vector<char> inside(static_cast<std::size_t>(n), 0);
+  ById<char> inside(n, 0);
   for (int u : S.order) {
-    const auto& members = S.units[static_cast<std::size_t>(u)];
+    const auto& members = S.units[u];
     Step s;
     if (u >= S.fused_units) {
-      const auto& node = g.nodes[static_cast<std::size_t>(members[0])];
+      const auto& node = g.node(members[0]);
       s.op = node.op;
       s.attrs = node.attrs;
       s.kernel = be->kernels[static_cast<int>(node.op)];
       s.in = node.inputs;
       s.out = node.outputs;
       for (int o : node.outputs)
-        s.specs.push_back(OutSpec{g.values[static_cast<std::size_t>(o)].shape, g.values[static_cast<std::size_t>(o)].dtype, true});
+        s.specs.push_back(OutSpec{g.value(o).shape, g.value(o).dtype, true});
     } else {
-      for (int k : members) inside[static_cast<std::size_t>(k)] = 1;
+      for (int k : members) inside[k] = 1;
       std::vector<int> outs;
       for (int k : members) {
-        const int v = g.nodes[static_cast<std::size_t>(k)].outputs[0];
+        const int v = g.node(k).outputs[0];
         bool used_outside = g.is_output(v);
-        for (int user : g.users(v)) used_outside = used_outside || !inside[static_cast<std::size_t>(user)];
+        for (int user : g.users(v)) used_outside = used_outside || !inside[user];
         if (used_outside) outs.push_back(v);
       }
-      for (int k : members) inside[static_cast<std::size_t>(k)] = 0;
+      for (int k : members) inside[k] = 0;
       s.program = static_cast<int>(P.programs.size());
       P.programs.push_back(fusion::build(g, members, outs));
       const auto& p = P.programs.back();
@@ -264,46 +266,46 @@ Plan lower(const Graph& g, const Schedule& S, Backend backend) {
 }
 
 void choose_inplace(const Graph& g, Plan& P) {
-  std::vector<char> fused_value(g.values.size(), 0);  // written by a fused loop into a pool buffer
-  std::vector<char> inside(g.nodes.size(), 0);
+  ById<char> fused_value(g.values.size(), 0);  // written by a fused loop into a pool buffer
+  ById<char> inside(g.nodes.size(), 0);
   for (Step& s : P.steps) {
     if (s.program < 0) continue;
-    const fusion::Program& p = P.programs[static_cast<std::size_t>(s.program)];
-    for (int k : p.nodes) inside[static_cast<std::size_t>(k)] = 1;
+    const fusion::Program& p = P.programs[s.program];
+    for (int k : p.nodes) inside[k] = 1;
     std::vector<char> taken(p.input_values.size(), 0);
     for (std::size_t j = 0; j < p.output_values.size(); ++j) {
       const int v = p.output_values[j];
       for (std::size_t i = 0; i < p.input_values.size(); ++i) {
         const int iv = p.input_values[i];
-        const auto& val = g.values[static_cast<std::size_t>(iv)];
-        if (taken[i] || p.reads[i].kind != fusion::InputRead::full || val.dtype != g.values[static_cast<std::size_t>(v)].dtype)
+        const auto& val = g.value(iv);
+        if (taken[i] || p.reads[i].kind != fusion::InputRead::full || val.dtype != g.value(v).dtype)
           continue;
-        if (!fused_value[static_cast<std::size_t>(iv)] || g.is_output(iv)) continue;
+        if (!fused_value[iv] || g.is_output(iv)) continue;
         bool all_inside = true;
-        for (int user : val.users) all_inside = all_inside && inside[static_cast<std::size_t>(user)];
+        for (int user : val.users) all_inside = all_inside && inside[user];
         if (!all_inside) continue;
         s.inplace_input[j] = static_cast<int>(i);
         taken[i] = 1;
         break;
       }
     }
-    for (int k : p.nodes) inside[static_cast<std::size_t>(k)] = 0;
-    for (int v : p.output_values) fused_value[static_cast<std::size_t>(v)] = 1;
+    for (int k : p.nodes) inside[k] = 0;
+    for (int v : p.output_values) fused_value[v] = 1;
   }
 }
 
 void plan_release(const Graph& g, Plan& P) {
-  std::vector<int> last(g.values.size(), -1);
+  ById<int> last(g.values.size(), -1);
   for (std::size_t i = 0; i < P.steps.size(); ++i)
-    for (int v : P.steps[i].in) last[static_cast<std::size_t>(v)] = static_cast<int>(i);
-  for (int v : g.output_ids) last[static_cast<std::size_t>(v)] = -2;
+    for (int v : P.steps[i].in) last[v] = static_cast<int>(i);
+  for (int v : g.output_ids) last[v] = -2;
   for (std::size_t v = 0; v < last.size(); ++v)
-    if (last[v] >= 0) P.steps[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
+    if (last[v] >= 0) P.steps[last[v]].release.push_back(static_cast<int>(v));
   for (std::size_t i = 0; i < P.steps.size(); ++i)
     for (int v : P.steps[i].out)
-      if (last[static_cast<std::size_t>(v)] == -1) P.steps[i].release.push_back(v);  // written, never read
+      if (last[v] == -1) P.steps[i].release.push_back(v);  // written, never read
   for (int v : g.input_ids)
-    if (last[static_cast<std::size_t>(v)] == -1) P.release_first.push_back(v);
+    if (last[v] == -1) P.release_first.push_back(v);
 }
 
 }  // namespace compile_stages
@@ -339,7 +341,7 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
   }
   for (int u = 0; u < schedule.fused_units; ++u) {
     ++I.stats.fused_groups;
-    I.stats.fused_nodes += static_cast<int>(schedule.units[static_cast<std::size_t>(u)].size());
+    I.stats.fused_nodes += static_cast<int>(schedule.units[u].size());
   }
   I.stats.nodes = static_cast<int>(g.nodes.size());
   I.stats.steps = static_cast<int>(I.plan.steps.size());
@@ -359,7 +361,7 @@ std::string Executable::plan_str() const {
   const Impl& I = *impl_;
   for (const Step& s : I.plan.steps) {
     if (s.program >= 0) {
-      os << I.plan.programs[static_cast<std::size_t>(s.program)].str() << "\n";
+      os << I.plan.programs[s.program].str() << "\n";
     } else {
       for (std::size_t k = 0; k < s.out.size(); ++k) os << (k ? ", " : "") << "%" << s.out[k];
       os << " = " << op_info(s.op).name << "(";
@@ -375,17 +377,17 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
   const Graph& g = I.graph;
   if (inputs.size() != g.input_ids.size())
     throw ValueError("[compiled] expected " + std::to_string(g.input_ids.size()) + " inputs, got " + std::to_string(inputs.size()));
-  std::vector<Array> env(g.values.size());
+  ById<Array> env(g.values.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const auto& v = g.values[static_cast<std::size_t>(g.input_ids[i])];
+    const auto& v = g.value(g.input_ids[i]);
     if (!inputs[i].defined()) throw ValueError("[compiled] input " + std::to_string(i) + " is undefined");
     if (!(inputs[i].shape() == v.shape) || inputs[i].dtype() != v.dtype)
       throw ValueError("[compiled] input " + std::to_string(i) + " has " + dtype_name(inputs[i].dtype()) + inputs[i].shape().str() +
                        ", the function was compiled for " + dtype_name(v.dtype) + v.shape.str());
-    env[static_cast<std::size_t>(g.input_ids[i])] = to_backend(inputs[i], I.backend);
+    env[g.input_ids[i]] = to_backend(inputs[i], I.backend);
   }
-  for (std::size_t i = 0; i < I.constants.size(); ++i) env[static_cast<std::size_t>(g.constant_ids[i])] = I.constants[i];
-  for (int v : I.plan.release_first) env[static_cast<std::size_t>(v)] = Array();
+  for (std::size_t i = 0; i < I.constants.size(); ++i) env[g.constant_ids[i]] = I.constants[i];
+  for (int v : I.plan.release_first) env[v] = Array();
   const BackendImpl* be = I.backend.impl();
   std::vector<Array> in;
   Array outs[kMaxOutputs];
@@ -396,16 +398,16 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
   for (const Step& s : I.plan.steps) {
     if (s.program < 0) {
       in.clear();
-      for (int v : s.in) in.push_back(env[static_cast<std::size_t>(v)]);
+      for (int v : s.in) in.push_back(env[v]);
       s.kernel(in.data(), static_cast<int>(in.size()), s.attrs, s.specs.data(), outs);
       in.clear();  // no handle outlives its release point
-      for (std::size_t k = 0; k < s.out.size(); ++k) env[static_cast<std::size_t>(s.out[k])] = std::move(outs[k]);
+      for (std::size_t k = 0; k < s.out.size(); ++k) env[s.out[k]] = std::move(outs[k]);
     } else {
-      const fusion::Program& p = I.plan.programs[static_cast<std::size_t>(s.program)];
+      const fusion::Program& p = I.plan.programs[s.program];
       in_ptr.assign(s.in.size(), nullptr);
       copies.clear();
       for (std::size_t i = 0; i < s.in.size(); ++i) {
-        const Array& x = env[static_cast<std::size_t>(s.in[i])];
+        const Array& x = env[s.in[i]];
         const void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
         if (!ptr && x.size()) {  // not contiguous host memory: a host copy, in a pooled buffer
           copies.push_back(I.pool->acquire(static_cast<std::size_t>(x.size()) * itemsize(x.dtype())));
@@ -418,14 +420,14 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       results.clear();
       results.resize(s.out.size());
       for (std::size_t j = 0; j < s.out.size(); ++j) {
-        const auto& v = g.values[static_cast<std::size_t>(s.out[j])];
+        const auto& v = g.value(s.out[j]);
         const int src = s.inplace_input[j];
         if (src >= 0) {
-          Array& x = env[static_cast<std::size_t>(s.in[static_cast<std::size_t>(src)])];
+          Array& x = env[s.in[src]];
           // only this environment holds the array: its buffer is free to take
-          if (x.impl_ptr().use_count() == 1 && in_ptr[static_cast<std::size_t>(src)]) {
+          if (x.impl_ptr().use_count() == 1 && in_ptr[src]) {
             void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
-            if (ptr == in_ptr[static_cast<std::size_t>(src)]) {
+            if (ptr == in_ptr[src]) {
               results[j] = x;
               out_ptr[j] = ptr;
               continue;
@@ -438,13 +440,13 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
         out_ptr[j] = ptr;
       }
       fusion::run(p, in_ptr.data(), out_ptr.data(), nullptr);
-      for (std::size_t j = 0; j < s.out.size(); ++j) env[static_cast<std::size_t>(s.out[j])] = std::move(results[j]);
+      for (std::size_t j = 0; j < s.out.size(); ++j) env[s.out[j]] = std::move(results[j]);
     }
-    for (int v : s.release) env[static_cast<std::size_t>(v)] = Array();
+    for (int v : s.release) env[v] = Array();
   }
   std::vector<Array> result;
   result.reserve(g.output_ids.size());
-  for (int v : g.output_ids) result.push_back(env[static_cast<std::size_t>(v)]);
+  for (int v : g.output_ids) result.push_back(env[v]);
   return result;
 }
 

@@ -114,24 +114,24 @@ bool bitwise(FOp f) { return f == FOp::bitwise_and || f == FOp::bitwise_or || f 
 
 bool fusible(const Graph& g, const Graph::Node& n) {
   if (n.outputs.size() != 1) return false;
-  const auto& out = g.values[static_cast<std::size_t>(n.outputs[0])];
+  const auto& out = g.value(n.outputs[0]);
   if (!fusible_dtype(out.dtype)) return false;
   for (int id : n.inputs)
-    if (!fusible_dtype(g.values[static_cast<std::size_t>(id)].dtype)) return false;
+    if (!fusible_dtype(g.value(id).dtype)) return false;
   if (n.op == OpId::where) return true;
   if (n.op == OpId::astype) {
     // float -> integer conversion of NaN or out-of-range values is left to the backends
-    const DType from = g.values[static_cast<std::size_t>(n.inputs[0])].dtype;
+    const DType from = g.value(n.inputs[0]).dtype;
     return !(is_real_floating(from) && (out.dtype == DType::int32 || out.dtype == DType::int64));
   }
   const OpEntry* e = entry_of(n.op);
   if (!e) return false;
   DType compute = out.dtype;
   if (e->form == Form::cmp)
-    compute = n.inputs.size() == 2 ? result_type(g.values[static_cast<std::size_t>(n.inputs[0])].dtype,
-                                                 g.values[static_cast<std::size_t>(n.inputs[1])].dtype)
+    compute = n.inputs.size() == 2 ? result_type(g.value(n.inputs[0]).dtype,
+                                                 g.value(n.inputs[1]).dtype)
                                    : out.dtype;
-  if (e->form == Form::pred) compute = g.values[static_cast<std::size_t>(n.inputs[0])].dtype;
+  if (e->form == Form::pred) compute = g.value(n.inputs[0]).dtype;
   if (e->form == Form::logic) return true;
   if (!fusible_dtype(compute)) return false;
   if (is_real_floating(compute)) return !bitwise(e->fop);
@@ -146,7 +146,7 @@ bool fusible(const Graph& g, const Graph::Node& n) {
 Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<int>& outputs) {
   Program p;
   p.nodes = nodes;
-  p.shape = g.values[static_cast<std::size_t>(g.nodes[static_cast<std::size_t>(nodes.back())].outputs[0])].shape;
+  p.shape = g.value(g.node(nodes.back()).outputs[0]).shape;
   std::unordered_map<int, int> reg_of;  // value id -> register
   auto new_reg = [&](DType d) {
     p.reg_dtype.push_back(d);
@@ -154,18 +154,18 @@ Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<i
   };
   // external inputs first, in order of first use
   std::vector<char> inside(g.values.size(), 0);
-  for (int k : nodes) inside[static_cast<std::size_t>(g.nodes[static_cast<std::size_t>(k)].outputs[0])] = 1;
+  for (int k : nodes) inside[static_cast<std::size_t>(g.node(k).outputs[0])] = 1;
   for (int k : nodes)
-    for (int id : g.nodes[static_cast<std::size_t>(k)].inputs)
+    for (int id : g.node(k).inputs)
       if (!inside[static_cast<std::size_t>(id)] && !reg_of.count(id)) {
-        reg_of[id] = new_reg(g.values[static_cast<std::size_t>(id)].dtype);
+        reg_of[id] = new_reg(g.value(id).dtype);
         p.input_values.push_back(id);
       }
   // how each input is read
   const Shape& S = p.shape;
   const int rank = static_cast<int>(S.size());
   for (int id : p.input_values) {
-    const auto& v = g.values[static_cast<std::size_t>(id)];
+    const auto& v = g.value(id);
     InputRead r;
     r.dtype = v.dtype;
     if (v.shape.numel() == 1) r.kind = InputRead::scalar;
@@ -212,10 +212,10 @@ Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<i
     return c;
   };
   for (int k : nodes) {
-    const auto& n = g.nodes[static_cast<std::size_t>(k)];
+    const auto& n = g.node(k);
     const int out = n.outputs[0];
-    const DType dt = g.values[static_cast<std::size_t>(out)].dtype;
-    auto in_dt = [&](int i) { return g.values[static_cast<std::size_t>(n.inputs[static_cast<std::size_t>(i)])].dtype; };
+    const DType dt = g.value(out).dtype;
+    auto in_dt = [&](int i) { return g.value(n.inputs[static_cast<std::size_t>(i)]).dtype; };
     Instr ins{FOp::convert, dt, dt, -1};
     if (n.op == OpId::where) {
       ins.op = FOp::where;

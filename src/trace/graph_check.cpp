@@ -1,5 +1,6 @@
 // Graph well-formedness (declared, with its contract, in graph_check.hpp).
 #include "trace/graph_check.hpp"
+#include "trace/graph_util.hpp"
 
 #include <limits>
 #include <vector>
@@ -44,9 +45,9 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx, bool w
   auto in_range = [&](int id) { return id >= 0 && static_cast<std::size_t>(id) < nv; };
 
   // where each value is defined, for the "defined twice" message
-  std::vector<std::string> defined_by(nv);
+  graph_util::ById<std::string> defined_by(nv);
   auto define = [&](int id, const std::string& where) {
-    std::string& d = defined_by[static_cast<std::size_t>(id)];
+    std::string& d = defined_by[id];
     if (!d.empty()) fail(where + ": " + id_str(id) + " is already defined by " + d);
     d = where;
   };
@@ -66,7 +67,7 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx, bool w
     define(id, where);
     if (!with_arrays) continue;
     const Array& x = g.constants[i];
-    const Graph::Value& val = g.values[static_cast<std::size_t>(id)];
+    const Graph::Value& val = g.value(id);
     if (!x.defined()) fail(where + " (" + id_str(id) + ") has no array");
     if (x.dtype() != val.dtype || !(x.shape() == val.shape))
       fail(where + " (" + id_str(id) + ") is " + type_str(x.dtype(), x.shape()) + " but the value is " +
@@ -89,7 +90,7 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx, bool w
            std::to_string(kMaxOutputs) + ")");
     for (int id : node.inputs) {
       if (!in_range(id)) fail(where + ": input " + id_str(id) + " is not a value of the graph");
-      if (defined_by[static_cast<std::size_t>(id)].empty())
+      if (defined_by[id].empty())
         fail(where + ": input " + id_str(id) + " is read before it is defined");
     }
     for (int id : node.outputs) {
@@ -101,7 +102,7 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx, bool w
     const int id = g.output_ids[i];
     const std::string where = "output " + std::to_string(i);
     if (!in_range(id)) fail(where + ": " + id_str(id) + " is not a value of the graph");
-    if (defined_by[static_cast<std::size_t>(id)].empty()) fail(where + ": " + id_str(id) + " is never defined");
+    if (defined_by[id].empty()) fail(where + ": " + id_str(id) + " is never defined");
   }
 }
 

@@ -3,6 +3,7 @@
 #include "ivy/graph_io.hpp"
 #include "trace/graph_check.hpp"
 #include "trace/graph_io_codec.hpp"
+#include "trace/graph_util.hpp"
 
 #include <bit>
 #include <cmath>
@@ -88,18 +89,18 @@ std::string graph_to_dot(const Graph& g) {
   check_graph(g, "graph_to_dot");
   std::ostringstream os;
   // the DOT node that defines each value: its producing node, else the input or constant
-  std::vector<std::string> def(g.values.size());
+  graph_util::ById<std::string> def(g.values.size());
   auto name = [](char kind, std::size_t k) {
     std::string s(1, kind);
     s += std::to_string(k);
     return s;
   };
-  for (int id : g.input_ids) def[static_cast<std::size_t>(id)] = name('v', static_cast<std::size_t>(id));
-  for (int id : g.constant_ids) def[static_cast<std::size_t>(id)] = name('v', static_cast<std::size_t>(id));
+  for (int id : g.input_ids) def[id] = name('v', static_cast<std::size_t>(id));
+  for (int id : g.constant_ids) def[id] = name('v', static_cast<std::size_t>(id));
   for (std::size_t n = 0; n < g.nodes.size(); ++n)
-    for (int id : g.nodes[n].outputs) def[static_cast<std::size_t>(id)] = name('n', n);
+    for (int id : g.nodes[n].outputs) def[id] = name('n', n);
   auto value_label = [&](int v) {
-    const Graph::Value& val = g.values[static_cast<std::size_t>(v)];
+    const Graph::Value& val = g.value(v);
     return dot_escape(id_str(v) + " " + type_str(val.dtype, val.shape));
   };
 
@@ -135,10 +136,10 @@ std::string graph_to_dot(const Graph& g) {
        << "\"];\n";
   for (std::size_t n = 0; n < g.nodes.size(); ++n)
     for (int v : g.nodes[n].inputs)
-      os << "  " << def[static_cast<std::size_t>(v)] << " -> n" << n << " [label=\"" << value_label(v) << "\"];\n";
+      os << "  " << def[v] << " -> n" << n << " [label=\"" << value_label(v) << "\"];\n";
   for (std::size_t i = 0; i < g.output_ids.size(); ++i) {
     const int v = g.output_ids[i];
-    os << "  " << def[static_cast<std::size_t>(v)] << " -> out" << i << " [label=\"" << value_label(v) << "\"];\n";
+    os << "  " << def[v] << " -> out" << i << " [label=\"" << value_label(v) << "\"];\n";
   }
   os << "}\n";
   return os.str();

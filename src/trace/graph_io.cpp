@@ -317,7 +317,7 @@ class Reader {
       std::vector<unsigned char> bytes;
       const std::string why = base64_decode(data.get_ref<const std::string&>(), bytes);
       if (!why.empty()) fail(where + ": data is not valid base64: " + why);
-      const Graph::Value& val = g_.values[static_cast<std::size_t>(id)];
+      const Graph::Value& val = g_.value(id);
       const std::int64_t want = checked_nbytes(val.shape, val.dtype);
       if (static_cast<std::int64_t>(bytes.size()) != want)
         fail(where + ": data has " + std::to_string(bytes.size()) + " bytes but " + type_str(val.dtype, val.shape) +
@@ -458,7 +458,7 @@ class Reader {
     const BackendImpl* be = backend_.impl();
     for (std::size_t i = 0; i < g_.constant_ids.size(); ++i) {
       const int id = g_.constant_ids[i];
-      const Graph::Value& val = g_.values[static_cast<std::size_t>(id)];
+      const Graph::Value& val = g_.value(id);
       const std::string where = "constant " + std::to_string(i) + " (" + id_str(id) + ")";
       if (is_unsupported(backend_, "asarray", val.dtype))
         fail(where + ": backend " + backend_.name() + " does not support dtype " + dtype_name(val.dtype));

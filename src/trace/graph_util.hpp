@@ -8,6 +8,18 @@
 
 namespace ivy::graph_util {
 
+// A vector indexed by graph ids (value or node ids, ints >= 0), or by positions in a list of
+// them: what the passes and the executor keep per value or per node.
+template <class T>
+class ById : public std::vector<T> {
+ public:
+  using std::vector<T>::vector;
+  using std::vector<T>::operator[];
+  explicit ById(int n, const T& fill = T()) : std::vector<T>(static_cast<std::size_t>(n), fill) {}
+  T& operator[](int id) { return std::vector<T>::operator[](static_cast<std::size_t>(id)); }
+  const T& operator[](int id) const { return std::vector<T>::operator[](static_cast<std::size_t>(id)); }
+};
+
 // The contiguous row-major bytes of x (through its backend's host copy, not a primitive).
 std::vector<unsigned char> host_bytes(const Array& x);
 // Element i of a host copy of dtype d, as a double (bool/int/float dtypes; complex: real part).

@@ -59,23 +59,23 @@ std::vector<Array> call_primitive(OpId op, const std::vector<Array>& in_, AttrsR
 }
 void replace_uses(Graph& g, int from, int to) {
   if (from == to) return;
-  std::vector<int> moved = std::move(g.values[static_cast<std::size_t>(from)].users);
-  g.values[static_cast<std::size_t>(from)].users.clear();
+  std::vector<int> moved = std::move(g.value(from).users);
+  g.value(from).users.clear();
   for (int k : moved)  // (a node reading `from` twice is listed twice; the second visit finds nothing)
-    for (int& id : g.nodes[static_cast<std::size_t>(k)].inputs)
+    for (int& id : g.node(k).inputs)
       if (id == from) id = to;
-  auto& to_users = g.values[static_cast<std::size_t>(to)].users;
+  auto& to_users = g.value(to).users;
   to_users.insert(to_users.end(), moved.begin(), moved.end());
   for (int& id : g.output_ids)
     if (id == from) id = to;
 }
 void rewire_input(Graph& g, int node, std::size_t slot, int to) {
-  int& id = g.nodes[static_cast<std::size_t>(node)].inputs[slot];
-  auto& users = g.values[static_cast<std::size_t>(id)].users;
+  int& id = g.node(node).inputs[slot];
+  auto& users = g.value(id).users;
   auto it = std::find(users.begin(), users.end(), node);
   if (it != users.end()) users.erase(it);
   id = to;
-  g.values[static_cast<std::size_t>(to)].users.push_back(node);
+  g.value(to).users.push_back(node);
 }
 int constant_index(const Graph& g, int id) {
   for (std::size_t i = 0; i < g.constant_ids.size(); ++i)
@@ -90,14 +90,14 @@ using namespace graph_util;
 namespace {
 // Drops the constants no node or output reads (values keep their ids).
 void drop_unused_constants(Graph& g) {
-  std::vector<char> used(g.values.size(), 0);
+  ById<char> used(g.values.size(), 0);
   for (auto& n : g.nodes)
-    for (int id : n.inputs) used[static_cast<std::size_t>(id)] = 1;
-  for (int id : g.output_ids) used[static_cast<std::size_t>(id)] = 1;
+    for (int id : n.inputs) used[id] = 1;
+  for (int id : g.output_ids) used[id] = 1;
   std::vector<int> ids;
   std::vector<Array> data;
   for (std::size_t i = 0; i < g.constant_ids.size(); ++i)
-    if (used[static_cast<std::size_t>(g.constant_ids[i])]) ids.push_back(g.constant_ids[i]), data.push_back(g.constants[i]);
+    if (used[g.constant_ids[i]]) ids.push_back(g.constant_ids[i]), data.push_back(g.constants[i]);
   g.constant_ids = std::move(ids);
   g.constants = std::move(data);
 }
@@ -105,17 +105,17 @@ bool is_random(const Graph::Node& n) { return op_info(n.op).has(kRandom); }
 }  // namespace
 
 int eliminate_dead_code(Graph& g) {
-  std::vector<char> live(g.values.size(), 0);
-  for (int id : g.output_ids) live[static_cast<std::size_t>(id)] = 1;
+  ById<char> live(g.values.size(), 0);
+  for (int id : g.output_ids) live[id] = 1;
   std::vector<char> keep(g.nodes.size(), 0);
   for (std::size_t k = g.nodes.size(); k-- > 0;) {
     const auto& n = g.nodes[k];
     // a random primitive advances its generator: it stays so that later draws stay the same
     bool needed = is_random(n);
-    for (int o : n.outputs) needed = needed || live[static_cast<std::size_t>(o)];
+    for (int o : n.outputs) needed = needed || live[o];
     if (!needed) continue;
     keep[k] = 1;
-    for (int i : n.inputs) live[static_cast<std::size_t>(i)] = 1;
+    for (int i : n.inputs) live[i] = 1;
   }
   std::vector<Graph::Node> kept;
   for (std::size_t k = 0; k < g.nodes.size(); ++k)
@@ -187,7 +187,7 @@ int fold_constants(Graph& g, Backend backend, std::int64_t max_elements) {
     const OpInfo& info = op_info(n.op);
     bool foldable = !info.has(kRandom) && !info.has(kDataDependentShape);
     for (int id : n.inputs) foldable = foldable && known.count(id);
-    for (int o : n.outputs) foldable = foldable && g.values[static_cast<std::size_t>(o)].shape.numel() <= max_elements;
+    for (int o : n.outputs) foldable = foldable && g.value(o).shape.numel() <= max_elements;
     std::vector<Array> outs;
     if (foldable) {
       std::vector<Array> in;
@@ -230,7 +230,7 @@ namespace {
 bool constant_all(const Graph& g, int id, double v, bool negative_zero = false) {
   const int ci = constant_index(g, id);
   if (ci < 0) return false;
-  const Array& c = g.constants[static_cast<std::size_t>(ci)];
+  const Array& c = g.constants[ci];
   if (is_complex(c.dtype())) return false;
   if (v == 0 && negative_zero && !is_floating(c.dtype())) return false;
   auto bytes = host_bytes(c);
@@ -242,8 +242,8 @@ bool constant_all(const Graph& g, int id, double v, bool negative_zero = false) 
   return true;
 }
 bool same_type(const Graph& g, int a, int b) {
-  const auto& x = g.values[static_cast<std::size_t>(a)];
-  const auto& y = g.values[static_cast<std::size_t>(b)];
+  const auto& x = g.value(a);
+  const auto& y = g.value(b);
   return x.dtype == y.dtype && x.shape == y.shape;
 }
 }  // namespace
@@ -256,11 +256,11 @@ int simplify(Graph& g) {
     if (n.outputs.size() != 1) continue;
     const int out = n.outputs[0];
     int same = -1;  // the value the node's output equals, when one does
-    auto in = [&](int i) { return n.inputs[static_cast<std::size_t>(i)]; };
+    auto in = [&](int i) { return n.inputs[i]; };
     auto pick = [&](int x) {
       if (same < 0 && same_type(g, x, out)) same = x;
     };
-    const DType dt = g.values[static_cast<std::size_t>(out)].dtype;
+    const DType dt = g.value(out).dtype;
     // x + 0 is x exactly for integers; for floats only with -0.0 (-0.0 + +0.0 is +0.0)
     const bool neg_zero_add = is_floating(dt);
     switch (n.op) {
@@ -292,9 +292,9 @@ int simplify(Graph& g) {
         for (std::size_t i = 0; i < axes.size(); ++i) identity = identity && axes[i] == static_cast<std::int64_t>(i);
         if (identity) pick(in(0));
         const int p = g.producer(in(0));
-        if (same < 0 && p >= 0 && g.nodes[static_cast<std::size_t>(p)].op == OpId::permute_dims) {
+        if (same < 0 && p >= 0 && g.node(p).op == OpId::permute_dims) {
           // permute(permute(x, a), b) = permute(x, a[b[i]])
-          const auto& inner = g.nodes[static_cast<std::size_t>(p)];
+          const auto& inner = g.node(p);
           const Dims a = inner.attrs.get<attr::permute_dims>().axes;
           Dims c;
           for (std::size_t i = 0; i < axes.size(); ++i) c.push_back(a[static_cast<std::size_t>(axes[i])]);
@@ -311,11 +311,11 @@ int simplify(Graph& g) {
     }
     if (n.op == OpId::reshape && same < 0) {
       const int p = g.producer(in(0));
-      if (p >= 0 && g.nodes[static_cast<std::size_t>(p)].op == OpId::reshape) {
+      if (p >= 0 && g.node(p).op == OpId::reshape) {
         // reshape(reshape(x, s1), s2) = reshape(x, s2), with s2 spelled out (no -1)
-        rewire_input(g, static_cast<int>(k), 0, g.nodes[static_cast<std::size_t>(p)].inputs[0]);
+        rewire_input(g, static_cast<int>(k), 0, g.node(p).inputs[0]);
         Dims s;
-        for (auto d : g.values[static_cast<std::size_t>(out)].shape) s.push_back(d);
+        for (auto d : g.value(out).shape) s.push_back(d);
         n.attrs.get<attr::reshape>().shape = s;
         ++changed;
         pick(n.inputs[0]);

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "ivy/trace.hpp"
+#include "trace/graph_util.hpp"
 
 namespace ivy {
 
@@ -30,7 +31,7 @@ class Recorder final : public DispatchObserver {
     for (const Array& x : in) {
       const int id = id_of(x, true);
       node.inputs.push_back(id);
-      g_.values[static_cast<std::size_t>(id)].users.push_back(node_index);
+      g_.value(id).users.push_back(node_index);
     }
     for (const Array& y : out) {
       // a kernel may return an input unchanged (e.g. a zero-copy reshape keeps the impl
@@ -124,27 +125,27 @@ bool Graph::is_output(int value) const {
 
 void Graph::rebuild_uses() {
   for (Value& v : values) v.producer = -1, v.users.clear();
-  std::vector<char> defined(values.size(), 0);
+  graph_util::ById<char> defined(values.size(), 0);
   auto check = [&](int id, const char* what) {
     if (id < 0 || static_cast<std::size_t>(id) >= values.size())
       throw ValueError(std::string("[Graph::rebuild_uses] ") + what + " %" + std::to_string(id) + " is not a value of the graph");
   };
-  for (int id : input_ids) check(id, "input"), defined[static_cast<std::size_t>(id)] = 1;
-  for (int id : constant_ids) check(id, "constant"), defined[static_cast<std::size_t>(id)] = 1;
+  for (int id : input_ids) check(id, "input"), defined[id] = 1;
+  for (int id : constant_ids) check(id, "constant"), defined[id] = 1;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     for (int id : nodes[n].inputs) {
       check(id, "node input");
-      if (!defined[static_cast<std::size_t>(id)])
+      if (!defined[id])
         throw ValueError("[Graph::rebuild_uses] node " + std::to_string(n) + " (" + op_info(nodes[n].op).name + ") reads %" +
                          std::to_string(id) + " before it is defined");
-      values[static_cast<std::size_t>(id)].users.push_back(static_cast<int>(n));
+      value(id).users.push_back(static_cast<int>(n));
     }
     for (int id : nodes[n].outputs) {
       check(id, "node output");
-      if (defined[static_cast<std::size_t>(id)])
+      if (defined[id])
         throw ValueError("[Graph::rebuild_uses] %" + std::to_string(id) + " is defined twice");
-      defined[static_cast<std::size_t>(id)] = 1;
-      values[static_cast<std::size_t>(id)].producer = static_cast<int>(n);
+      defined[id] = 1;
+      value(id).producer = static_cast<int>(n);
     }
   }
 }
