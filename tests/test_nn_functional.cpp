@@ -19,6 +19,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -328,6 +329,26 @@ TEST_P(NnFunctional, GeluTailsMatchMpmath) {
     EXPECT_NEAR(got[i], y[i], 1e-12 * std::abs(y[i])) << "gelu(" << x[i] << ")";
     EXPECT_NEAR(gd[i], dy[i], 1e-11 * std::abs(dy[i])) << "gelu'(" << x[i] << ")";
   }
+}
+
+// erf against the C library's (correctly rounded to within an ulp or two) over the series,
+// the switch at 0.5 and the tail; its derivative against 2 / sqrt(pi) e^(-x^2).
+TEST_P(NnFunctional, ErfMatchesTheCLibrary) {
+  std::vector<double> x = {0.0, -0.0, 1e-300, 1e-8, -0.1, 0.3, 0.49999, 0.5, -0.50001, 0.9, -1.7, 2.5, 4.0, -6.0, 27.0};
+  Array xs = f64(x);
+  const std::vector<double> got = host(nn::erf(xs));
+  const std::vector<double> gd = host(grad_of([](const Array& a) { return nn::erf(a); }, xs));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_NEAR(got[i], std::erf(x[i]), 2e-14 * std::abs(std::erf(x[i])) + 1e-300) << "erf(" << x[i] << ")";
+    const double d = 2.0 / std::sqrt(std::numbers::pi) * std::exp(-x[i] * x[i]);
+    EXPECT_NEAR(gd[i], d, 1e-12 * d + 1e-300) << "erf'(" << x[i] << ")";
+  }
+  const std::vector<double> f = host(nn::erf(ivy::astype(xs, DType::float32)));
+  for (std::size_t i = 0; i < x.size(); ++i)
+    EXPECT_NEAR(f[i], std::erf(static_cast<float>(x[i])), 3e-7 * std::abs(std::erf(x[i])) + 1e-37) << x[i];
+  EXPECT_TRUE(std::isnan(host(nn::erf(f64({ivy::nan})))[0]));
+  EXPECT_EQ(host(nn::erf(f64({ivy::inf, -ivy::inf}))), (std::vector<double>{1.0, -1.0}));
+  EXPECT_THROW(nn::erf(ivy::asarray({1, 2})), ivy::TypeError);
 }
 
 TEST_P(NnFunctional, ExtremeInputsGiveFiniteGradients) {

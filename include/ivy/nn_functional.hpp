@@ -30,6 +30,9 @@ Array elu(const Array& x, double alpha = 1.0);                // x > 0 ? x : alp
 // The exact form evaluates erfc from a fitted expansion (relative error ~1e-14 in float64;
 // no erf primitive exists in ivy), differentiated like any other composition.
 Array gelu(const Array& x, bool approximate = false);
+// The error function of a real floating array: its Maclaurin series below |x| = 0.5, 1 - erfc
+// above with gelu's erfc (relative error about 1e-14 in float64, 1e-7 in float32).
+Array erf(const Array& x);
 Array silu(const Array& x);                                   // x * sigmoid(x)
 // (1/beta) log(1 + e^(beta x)), and x itself where beta x > threshold (as torch).
 Array softplus(const Array& x, double beta = 1.0, double threshold = 20.0);

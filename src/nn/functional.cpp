@@ -184,6 +184,30 @@ Array elu(const Array& x, double alpha) {
   return where(pos, x, expm1(where(pos, 0.0, x)) * alpha);
 }
 
+Array erf(const Array& x) {
+  need_float(x, "erf", "x");
+  const bool f64 = x.dtype() == DType::float64;
+  Array a = abs(x);
+  Array small = a < 0.5;
+  // |x| < 0.5: the Maclaurin series (2 / sqrt(pi)) sum_k (-1)^k x^(2k+1) / (k! (2k+1)),
+  // Horner in x^2, which keeps erf's relative accuracy near 0
+  const int terms = f64 ? 13 : 8;
+  std::vector<double> c(static_cast<std::size_t>(terms));
+  double fact = 1;
+  for (int k = 0; k < terms; ++k) {
+    if (k > 0) fact *= k;
+    c[static_cast<std::size_t>(k)] = (k % 2 ? -1.0 : 1.0) / (fact * (2 * k + 1));
+  }
+  Array z = where(small, x, 0.0);
+  Array z2 = z * z;
+  Array s = z2 * c[static_cast<std::size_t>(terms - 1)] + c[static_cast<std::size_t>(terms - 2)];
+  for (int k = terms - 3; k >= 0; --k) s = s * z2 + c[static_cast<std::size_t>(k)];
+  Array series = z * s * (2.0 / std::sqrt(std::numbers::pi));
+  // elsewhere sign(x) (1 - erfc(|x|)) (inf gives 1; NaN stays NaN)
+  Array tail = copysign(1.0 - erfc_nonneg(where(small, 1.0, a)), x);
+  return where(small, series, tail);
+}
+
 Array gelu(const Array& x, bool approximate) {
   need_float(x, "gelu", "x");
   if (approximate) {
