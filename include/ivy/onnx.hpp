@@ -1,0 +1,82 @@
+// ONNX in: a model file imported as an ivy module. Each node runs as a function written with
+// ivy's public API (frontends/onnx/), chosen by domain, operator and the model's opset, so an
+// imported model runs on every backend, traces, compiles and differentiates like code written
+// with ivy. Initializers become the module's parameters (floating ones, trainable) and buffers
+// (the others), under their ONNX names.
+//
+//   auto model = ivy::onnx::load("resnet18.onnx");
+//   std::vector<ivy::Array> out = model->run({x});             // inputs in the model's order
+//   auto [loss, grads] = ivy::nn::value_and_grad(*model, [&](ivy::nn::Module& m) { ... });
+//
+// Built when Debian's libonnx-dev is found (IVY_HAS_ONNX); errors start with [onnx.import]
+// (reading the file) or [onnx.run] (running a node) and name the node, operator and opset.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ivy/module.hpp"
+
+namespace ivy::onnx {
+
+struct ImportOptions {
+  Backend backend = {};  // where the parameters live (default: the current backend)
+};
+
+// A graph input or output: its name, dtype and dims (-1 where the model leaves a dim
+// symbolic or unknown; dim_names holds the symbol, or "").
+struct ValueInfo {
+  std::string name;
+  DType dtype = DType::float32;
+  std::vector<std::int64_t> dims;
+  std::vector<std::string> dim_names;
+  bool has_shape = false;
+};
+// (Inputs and outputs that are sequences, maps or optionals are refused at import for now.)
+
+namespace detail {
+struct Program;
+}
+
+class Model : public nn::Module {
+ public:
+  explicit Model(std::shared_ptr<const detail::Program> program);
+  ~Model() override;
+
+  const std::vector<ValueInfo>& inputs() const;
+  const std::vector<ValueInfo>& outputs() const;
+  int opset() const;  // of the default domain
+  std::string producer() const;
+
+  // Every output, for the inputs in the order of inputs(); optional trailing inputs may be
+  // left out.
+  std::vector<Array> run(const std::vector<Array>& inputs);
+  // The same by name: {input name: array} -> {output name: array}.
+  std::map<std::string, Array> run(const std::map<std::string, Array>& inputs);
+  // A model of one input: its first output.
+  Array forward(const Array& x) override;
+
+ protected:
+  std::string describe() const override;
+
+ private:
+  std::shared_ptr<const detail::Program> program_;
+};
+
+// Imports a model file (protobuf ONNX): the file is checked (onnx::checker), shapes are
+// inferred where ONNX can, and every node must map to an operator function; all the nodes
+// that do not are listed in one NotImplementedError.
+std::shared_ptr<Model> load(const std::string& path, const ImportOptions& options = {});
+std::shared_ptr<Model> load_from_bytes(const std::string& bytes, const ImportOptions& options = {});
+
+// A TensorProto file (as the ONNX test data stores inputs and outputs) as an array.
+Array load_tensor(const std::string& path, Backend backend = {});
+
+// The operators the frontend implements: "Op" (default domain) with the since_version of
+// each implementation, e.g. {"Softmax", {1, 13}}.
+std::map<std::string, std::vector<int>> supported_operators();
+
+}  // namespace ivy::onnx
