@@ -50,6 +50,7 @@ const std::vector<OpEntry>& op_table() {
     add_elementwise_ops(t);
     add_tensor_ops(t);
     add_nn_ops(t);
+    add_resize_ops(t);
     return t;
   }();
   return table;

@@ -70,6 +70,7 @@ struct OpEntry {
 void add_elementwise_ops(std::vector<OpEntry>& table);
 void add_tensor_ops(std::vector<OpEntry>& table);
 void add_nn_ops(std::vector<OpEntry>& table);
+void add_resize_ops(std::vector<OpEntry>& table);
 
 // Helpers the operator functions share (frontends/onnx/op_helpers.cpp).
 // The number of inputs must be in [lo, hi] (hi < 0: no upper bound); inputs below lo must be

@@ -196,8 +196,15 @@ Arrays shrink_op(const NodeInfo& n, const Arrays& in) {
 // x < 0 ? slope x : x, slope broadcasting unidirectionally to x.
 Arrays prelu_op(const NodeInfo& n, const Arrays& in) {
   need_inputs(n, in, 2, 2);
-  const Array &x = in[0], &slope = in[1];
-  if (!(check_operands(n, in) == x.shape()))
+  const Array& x = in[0];
+  Array slope = in[1];
+  // before opset 7 a 1-d slope of one value per channel applies along axis 1
+  if (n.opset < 7 && slope.ndim() == 1 && x.ndim() > 2 && slope.shape()[0] == x.shape()[1] && slope.shape()[0] > 1) {
+    Shape s{slope.shape()[0]};
+    for (std::int64_t d = 2; d < x.ndim(); ++d) s.push_back(1);
+    slope = reshape(slope, s);
+  }
+  if (!(check_operands(n, {x, slope}) == x.shape()))
     n.fail("slope of shape " + slope.shape().str() + " does not broadcast to X's shape " + x.shape().str());
   return {where(x < 0, x * slope, x)};
 }

@@ -228,18 +228,24 @@ std::vector<Array> op_conv_transpose(const NodeInfo& n, const std::vector<Array>
   } else if (mode != "VALID") {
     p = window_pads(n, sizes_of(x), spans_of(k, dil), strides);
   }
-  // ivy pads symmetrically: let it crop the common part, then crop / extend the rest
+  // ivy pads symmetrically: let it crop the common part; what the end needs beyond that comes
+  // first from ivy's output_padding (computed values of the full result, as ONNX's are),
+  // then from cropping / zero-extending the rest
   nn::ConvTransposeOptions o;
   o.strides = strides;
   o.dilations = dil;
   o.groups = n.i("group", 1);
   o.padding = Dims{};
+  o.output_padding = Dims{};
   Pads rest{{0, 0}, {0, 0}};
   bool adjust = false;
   for (std::int64_t i = 0; i < d; ++i) {
     const std::int64_t c = std::max<std::int64_t>(0, std::min(p[i].first, p[i].second));
+    const std::int64_t end = out_pad[i] - (p[i].second - c);  // > 0: rows to add at the end
+    const std::int64_t op = end > 0 ? std::min(end, std::max(strides[i], dil[i]) - 1) : 0;
     o.padding.push_back(c);
-    rest.push_back({c - p[i].first, out_pad[i] - (p[i].second - c)});
+    o.output_padding.push_back(op);
+    rest.push_back({c - p[i].first, end - op});
     adjust = adjust || rest.back() != std::pair<std::int64_t, std::int64_t>{0, 0};
   }
   Array y = nn::conv_transpose(x, w, Array(), o);
@@ -550,6 +556,46 @@ std::vector<Array> op_space_to_depth(const NodeInfo& n, const std::vector<Array>
   return {reshape(t, Shape{b, c * bs * bs, h, w})};
 }
 
+// ---------------------------------------------------------------- losses
+// The negative log-likelihood of log-probabilities x [N, C, d...] at integer targets
+// [N, d...], each weighted by weight[target] (1 without weights); targets equal to
+// ignore_index count 0 and weigh nothing. reduction: none (per position), sum, or mean (the
+// sum over the sum of the weights).
+Array nll(const NodeInfo& n, const Array& x, const Array& target, const Array& weight) {
+  if (x.ndim() < 2) n.fail("the input must have shape [N, C, ...], got " + x.shape().str());
+  if (!is_integer(target.dtype())) n.fail("the target must be an integer tensor, got " + std::string(dtype_name(target.dtype())));
+  Shape want = x.shape();
+  want.erase(1);
+  if (!(target.shape() == want))
+    n.fail("the target's shape " + target.shape().str() + " must be the input's " + x.shape().str() + " without axis 1");
+  const std::string reduction = n.s("reduction", "mean");
+  if (reduction != "none" && reduction != "sum" && reduction != "mean") n.fail("unknown reduction '" + reduction + "'");
+  Array t = astype(target, int64);
+  Array keep = n.has("ignore_index") ? not_equal(t, n.i("ignore_index")) : full_like(t, true, bool_);
+  Array safe = where(keep, t, std::int64_t{0});  // an ignored target may lie outside [0, C)
+  Array picked = squeeze(take_along_axis(x, expand_dims(safe, 1), 1), 1);
+  Array w = weight.defined() ? take(weight, safe, 0) : ones_like(picked);
+  w = where(keep, w, 0.0);
+  Array loss = -picked * w;
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return sum(loss);
+  return sum(loss) / sum(w);
+}
+
+std::vector<Array> op_nll_loss(const NodeInfo& n, const std::vector<Array>& in) {
+  need_inputs(n, in, 2, 3);
+  return {nll(n, in[0], in[1], in.size() > 2 ? in[2] : Array())};
+}
+
+// SoftmaxCrossEntropyLoss: nll of log_softmax over axis 1; the log-probabilities are the
+// optional second output.
+std::vector<Array> op_softmax_ce_loss(const NodeInfo& n, const std::vector<Array>& in) {
+  need_inputs(n, in, 2, 3);
+  if (in[0].ndim() < 2) n.fail("the scores must have shape [N, C, ...], got " + in[0].shape().str());
+  Array log_prob = nn::log_softmax(in[0], 1);
+  return {nll(n, log_prob, in[1], in.size() > 2 ? in[2] : Array()), log_prob};
+}
+
 }  // namespace
 
 void add_nn_ops(std::vector<OpEntry>& table) {
@@ -587,6 +633,10 @@ void add_nn_ops(std::vector<OpEntry>& table) {
       {"", "Flatten", 1, op_flatten},
       {"", "DepthToSpace", 1, op_depth_to_space},
       {"", "SpaceToDepth", 1, op_space_to_depth},
+      {"", "NegativeLogLikelihoodLoss", 12, op_nll_loss},
+      {"", "NegativeLogLikelihoodLoss", 13, op_nll_loss},
+      {"", "SoftmaxCrossEntropyLoss", 12, op_softmax_ce_loss},
+      {"", "SoftmaxCrossEntropyLoss", 13, op_softmax_ce_loss},
   };
   table.insert(table.end(), std::begin(entries), std::end(entries));
 }
