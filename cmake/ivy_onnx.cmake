@@ -15,7 +15,10 @@ if(IVY_WITH_ONNX)
       frontends/onnx/ops_elementwise.cpp
       frontends/onnx/ops_tensor.cpp
       frontends/onnx/ops_nn.cpp
-      frontends/onnx/ops_resize.cpp)
+      frontends/onnx/ops_resize.cpp
+      frontends/onnx/ops_sequence.cpp
+      frontends/onnx/ops_rnn.cpp
+      frontends/onnx/ops_misc.cpp)
     add_library(ivy::onnx ALIAS ivy_onnx)
     set_target_properties(ivy_onnx PROPERTIES EXPORT_NAME onnx INSTALL_RPATH_USE_LINK_PATH TRUE)
     target_link_libraries(ivy_onnx PUBLIC ivy PRIVATE onnx)

@@ -2,6 +2,7 @@
 // arrays, each node bound to the operator function of its domain, type and opset, and the
 // evaluation of the node list. The only file of the frontend that sees ONNX's headers.
 #include <onnx/checker.h>
+#include <onnx/onnx-data_pb.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -20,10 +21,18 @@ namespace ivy::onnx {
 
 namespace detail {
 
-// A node bound to its operator function.
+struct Program;
+
+// The control-flow operators, which the evaluator runs itself (their bodies are graphs).
+enum class Control { None, If, Loop, Scan, SequenceMap };
+
+// A node bound to its operator function, or a control-flow node with its graphs.
 struct BoundNode {
   NodeInfo info;
   OpFn fn = nullptr;
+  ValueFn vfn = nullptr;
+  Control control = Control::None;
+  std::map<std::string, std::shared_ptr<const Program>> graphs;  // graph attributes by name
   std::vector<std::string> inputs, outputs;  // "" = an absent optional input / unused output
 };
 
@@ -36,7 +45,8 @@ struct Initializer {
 
 struct Program {
   std::vector<ValueInfo> inputs, outputs;
-  std::vector<Initializer> initializers;
+  std::vector<Initializer> initializers;                // the main graph's: module variables
+  std::vector<std::pair<std::string, Array>> constants;  // a subgraph's initializers
   std::vector<BoundNode> nodes;
   int opset = 0;
   std::string producer;
@@ -51,6 +61,9 @@ const std::vector<OpEntry>& op_table() {
     add_tensor_ops(t);
     add_nn_ops(t);
     add_resize_ops(t);
+    add_sequence_ops(t);
+    add_rnn_ops(t);
+    add_misc_ops(t);
     return t;
   }();
   return table;
@@ -163,12 +176,21 @@ Array to_array(const ::onnx::TensorProto& t, Backend backend, const std::string&
 ValueInfo value_info(const ::onnx::ValueInfoProto& v, const std::string& ctx) {
   ValueInfo r;
   r.name = v.name();
-  if (v.type().has_sequence_type() || v.type().has_map_type() || v.type().has_optional_type() ||
-      v.type().has_sparse_tensor_type())
+  const ::onnx::TypeProto* t = &v.type();
+  if (t->has_optional_type()) {
+    r.type = ValueType::Optional;
+    t = &t->optional_type().elem_type();
+    r.optional_of_sequence = t->has_sequence_type();
+  }
+  if (t->has_sequence_type()) {
+    if (r.type == ValueType::Tensor) r.type = ValueType::Sequence;
+    t = &t->sequence_type().elem_type();
+  }
+  if (t->has_map_type() || t->has_sparse_tensor_type() || t->has_sequence_type() || t->has_optional_type())
     throw NotImplementedError("[onnx.import] " + ctx + "the graph input or output '" + v.name() +
-                              "' is a sequence, map, optional or sparse tensor: not supported yet");
-  if (v.type().has_tensor_type()) {
-    const auto& tt = v.type().tensor_type();
+                              "' is a map, a sparse tensor or a nested sequence: not supported");
+  if (t->has_tensor_type()) {
+    const auto& tt = t->tensor_type();
     try {
       r.dtype = dtype_of(tt.elem_type(), "value '" + v.name() + "'");
     } catch (const Error&) {
@@ -224,6 +246,82 @@ std::string module_name(const std::string& onnx_name, std::set<std::string>& tak
   return r;
 }
 
+using Opsets = std::unordered_map<std::string, int>;
+
+Control control_of(const std::string& domain, const std::string& op, int opset) {
+  if (!domain.empty()) return Control::None;
+  if (op == "If") return Control::If;
+  if (op == "Loop") return Control::Loop;
+  if (op == "Scan" && opset >= 9) return Control::Scan;  // Scan 8 had a batch axis
+  if (op == "SequenceMap" && opset >= 17) return Control::SequenceMap;
+  return Control::None;
+}
+
+// One graph: the main one (top: its initializers are the module's variables) or a body of a
+// control-flow node. Unsupported nodes, at any depth, are collected in `missing`.
+std::shared_ptr<Program> build_graph(const ::onnx::GraphProto& g, const Opsets& opsets, Backend backend,
+                                     const std::string& ctx, bool top, std::vector<std::string>& missing) {
+  auto p = std::make_shared<Program>();
+  std::set<std::string> init_names, taken;
+  for (const auto& t : g.initializer()) {
+    Array value = to_array(t, backend, "initializer '" + t.name() + "'");
+    init_names.insert(t.name());
+    if (!top) {
+      p->constants.emplace_back(t.name(), value);
+      continue;
+    }
+    Initializer in;
+    in.onnx_name = t.name();
+    in.value = value;
+    in.parameter = is_floating(in.value.dtype());
+    in.module_name = module_name(t.name(), taken);
+    p->initializers.push_back(std::move(in));
+  }
+  if (g.sparse_initializer_size() > 0) throw NotImplementedError("[onnx.import] " + ctx + "sparse initializers are not supported");
+  for (const auto& v : g.input())
+    if (!init_names.count(v.name())) p->inputs.push_back(value_info(v, ctx));
+  for (const auto& v : g.output()) p->outputs.push_back(value_info(v, ctx));
+
+  for (int k = 0; k < g.node_size(); ++k) {
+    const ::onnx::NodeProto& nd = g.node(k);
+    BoundNode b;
+    b.info.name = nd.name().empty() ? "#" + std::to_string(k) : nd.name();
+    b.info.op_type = nd.op_type();
+    b.info.domain = nd.domain() == "ai.onnx" ? "" : nd.domain();
+    auto os = opsets.find(b.info.domain);
+    b.info.opset = os != opsets.end() ? os->second : 0;
+    b.info.n_outputs = nd.output_size();
+    b.control = control_of(b.info.domain, b.info.op_type, b.info.opset);
+    const OpEntry* e = b.control == Control::None ? find_op(b.info.domain, b.info.op_type, b.info.opset) : nullptr;
+    if (b.control == Control::None && !e) {
+      missing.push_back((b.info.domain.empty() ? "" : b.info.domain + ".") + b.info.op_type + " (opset " +
+                        std::to_string(b.info.opset) + ", node '" + b.info.name + "')");
+      continue;
+    }
+    if (e) {
+      b.fn = e->fn;
+      b.vfn = e->vfn;
+      b.info.since = e->since;
+    }
+    for (const auto& a : nd.attribute()) {
+      if (a.type() == ::onnx::AttributeProto::GRAPH) {
+        b.graphs[a.name()] = build_graph(a.g(), opsets, backend, ctx, false, missing);
+      } else if (a.type() == ::onnx::AttributeProto::TYPE_PROTO) {  // only "is it a sequence" is used
+        Attribute t;
+        t.i = a.tp().has_sequence_type() ||
+              (a.tp().has_optional_type() && a.tp().optional_type().elem_type().has_sequence_type());
+        b.info.attrs[a.name() + "_is_sequence"] = t;
+      } else {
+        b.info.attrs[a.name()] = to_attribute(a, b.info, backend);
+      }
+    }
+    b.inputs.assign(nd.input().begin(), nd.input().end());
+    b.outputs.assign(nd.output().begin(), nd.output().end());
+    p->nodes.push_back(std::move(b));
+  }
+  return p;
+}
+
 std::shared_ptr<Program> build(::onnx::ModelProto& m, Backend backend, const std::string& ctx) {
   try {
     ::onnx::checker::check_model(m);
@@ -234,50 +332,12 @@ std::shared_ptr<Program> build(::onnx::ModelProto& m, Backend backend, const std
     ::onnx::shape_inference::InferShapes(m);
   } catch (const std::exception&) {
   }
-  auto p = std::make_shared<Program>();
-  p->producer = m.producer_name() + (m.producer_version().empty() ? "" : " " + m.producer_version());
-  std::unordered_map<std::string, int> opsets;
+  Opsets opsets;
   for (const auto& o : m.opset_import()) opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = static_cast<int>(o.version());
-  p->opset = opsets.count("") ? opsets[""] : 0;
-  const ::onnx::GraphProto& g = m.graph();
-
-  std::set<std::string> init_names, taken;
-  for (const auto& t : g.initializer()) {
-    Initializer in;
-    in.onnx_name = t.name();
-    in.value = to_array(t, backend, "initializer '" + t.name() + "'");
-    in.parameter = is_floating(in.value.dtype());
-    in.module_name = module_name(t.name(), taken);
-    init_names.insert(t.name());
-    p->initializers.push_back(std::move(in));
-  }
-  if (g.sparse_initializer_size() > 0) throw NotImplementedError("[onnx.import] " + ctx + "sparse initializers are not supported");
-  for (const auto& v : g.input())
-    if (!init_names.count(v.name())) p->inputs.push_back(value_info(v, ctx));
-  for (const auto& v : g.output()) p->outputs.push_back(value_info(v, ctx));
-
   std::vector<std::string> missing;
-  for (int k = 0; k < g.node_size(); ++k) {
-    const ::onnx::NodeProto& nd = g.node(k);
-    BoundNode b;
-    b.info.name = nd.name().empty() ? "#" + std::to_string(k) : nd.name();
-    b.info.op_type = nd.op_type();
-    b.info.domain = nd.domain() == "ai.onnx" ? "" : nd.domain();
-    b.info.opset = opsets.count(b.info.domain) ? opsets[b.info.domain] : 0;
-    b.info.n_outputs = nd.output_size();
-    const OpEntry* e = find_op(b.info.domain, b.info.op_type, b.info.opset);
-    if (!e) {
-      missing.push_back((b.info.domain.empty() ? "" : b.info.domain + ".") + b.info.op_type + " (opset " +
-                        std::to_string(b.info.opset) + ", node '" + b.info.name + "')");
-      continue;
-    }
-    b.fn = e->fn;
-    b.info.since = e->since;
-    for (const auto& a : nd.attribute()) b.info.attrs[a.name()] = to_attribute(a, b.info, backend);
-    b.inputs.assign(nd.input().begin(), nd.input().end());
-    b.outputs.assign(nd.output().begin(), nd.output().end());
-    p->nodes.push_back(std::move(b));
-  }
+  auto p = build_graph(m.graph(), opsets, backend, ctx, true, missing);
+  p->producer = m.producer_name() + (m.producer_version().empty() ? "" : " " + m.producer_version());
+  p->opset = opsets.count("") ? opsets[""] : 0;
   if (!missing.empty()) {
     std::string list;
     for (const auto& s : missing) list += "\n  " + s;
@@ -320,49 +380,218 @@ std::string Model::describe() const {
   return "onnx opset " + std::to_string(program_->opset) + ", " + std::to_string(program_->nodes.size()) + " nodes";
 }
 
-std::vector<Array> Model::run(const std::vector<Array>& inputs) {
-  const detail::Program& p = *program_;
-  if (inputs.size() > p.inputs.size())
-    throw ValueError("[onnx.run] the model takes " + std::to_string(p.inputs.size()) + " inputs, got " +
-                     std::to_string(inputs.size()));
-  std::unordered_map<std::string, Array> env;
-  for (const auto& in : p.initializers) env[in.onnx_name] = in.parameter ? param(in.module_name) : buffer(in.module_name);
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const ValueInfo& v = p.inputs[i];
-    const Array& x = inputs[i];
-    if (!x.defined()) continue;
-    if (x.dtype() != v.dtype)
-      throw ValueError("[onnx.run] input '" + v.name + "' must be " + dtype_name(v.dtype) + ", got " + dtype_name(x.dtype()));
-    if (v.has_shape) {
-      bool ok = static_cast<std::size_t>(x.ndim()) == v.dims.size();
-      for (std::size_t d = 0; ok && d < v.dims.size(); ++d) ok = v.dims[d] < 0 || v.dims[d] == x.shape()[d];
-      if (!ok) {
-        std::string want = "(";
-        for (std::size_t d = 0; d < v.dims.size(); ++d)
-          want += (d ? ", " : "") + (v.dims[d] >= 0 ? std::to_string(v.dims[d]) : v.dim_names[d].empty() ? "?" : v.dim_names[d]);
-        throw ValueError("[onnx.run] input '" + v.name + "' must have shape " + want + (v.dims.size() == 1 ? ",)" : ")") +
-                         ", got " + x.shape().str());
+namespace {
+// x against a tensor input's dtype and dims.
+void check_tensor(const ValueInfo& v, const Array& x) {
+  if (x.dtype() != v.dtype)
+    throw ValueError("[onnx.run] input '" + v.name + "' must be " + dtype_name(v.dtype) + ", got " + dtype_name(x.dtype()));
+  if (!v.has_shape) return;
+  bool ok = static_cast<std::size_t>(x.ndim()) == v.dims.size();
+  for (std::size_t d = 0; ok && d < v.dims.size(); ++d) ok = v.dims[d] < 0 || v.dims[d] == x.shape()[d];
+  if (ok) return;
+  std::string want = "(";
+  for (std::size_t d = 0; d < v.dims.size(); ++d)
+    want += (d ? ", " : "") + (v.dims[d] >= 0 ? std::to_string(v.dims[d]) : v.dim_names[d].empty() ? "?" : v.dim_names[d]);
+  throw ValueError("[onnx.run] input '" + v.name + "' must have shape " + want + (v.dims.size() == 1 ? ",)" : ")") +
+                   ", got " + x.shape().str());
+}
+}  // namespace
+
+namespace detail {
+namespace {
+
+// The values visible to a graph: its own, then those of the graphs around it.
+struct Scope {
+  std::unordered_map<std::string, Value> vars;
+  const Scope* parent = nullptr;
+  const Value* find(const std::string& name) const {
+    for (const Scope* s = this; s; s = s->parent) {
+      auto it = s->vars.find(name);
+      if (it != s->vars.end()) return &it->second;
+    }
+    return nullptr;
+  }
+};
+
+std::vector<Value> eval(const Program& p, Scope& scope);
+
+// A body graph run on `args` (bound to its inputs in order) inside `outer`.
+std::vector<Value> call_graph(const BoundNode& b, const char* attr, const std::vector<Value>& args, const Scope& outer) {
+  auto it = b.graphs.find(attr);
+  if (it == b.graphs.end()) b.info.fail(std::string("needs the graph attribute '") + attr + "'");
+  const Program& g = *it->second;
+  if (args.size() != g.inputs.size())
+    b.info.fail(std::string("its ") + attr + " takes " + std::to_string(g.inputs.size()) + " inputs, the node gives " +
+                std::to_string(args.size()));
+  Scope s;
+  s.parent = &outer;
+  for (std::size_t i = 0; i < args.size(); ++i) s.vars[g.inputs[i].name] = args[i];
+  return eval(g, s);
+}
+
+const Array& tensor_arg(const BoundNode& b, const std::vector<Value>& in, std::size_t i, const char* what) {
+  if (i >= in.size() || in[i].type != ValueType::Tensor || !in[i].tensor.defined()) b.info.fail(std::string(what) + " must be a tensor");
+  return in[i].tensor;
+}
+bool truth(const BoundNode& b, const Array& c) {
+  if (c.size() != 1) b.info.fail("the condition must hold one value, got shape " + c.shape().str());
+  return astype(c, int64).to_vector<std::int64_t>()[0] != 0;
+}
+// Per-iteration tensors stacked along a new axis 0 (none: an empty [0] tensor).
+Value stacked(const std::vector<Array>& items) {
+  if (items.empty()) return Value::of(zeros(Shape{0}));
+  return Value::of(stack(items, 0));
+}
+
+std::vector<Value> run_if(const BoundNode& b, const std::vector<Value>& in, const Scope& scope) {
+  return call_graph(b, truth(b, tensor_arg(b, in, 0, "cond")) ? "then_branch" : "else_branch", {}, scope);
+}
+
+// Loop: M (max trips) and cond optional; body (i, cond, carried...) -> (cond, carried..., scans...).
+std::vector<Value> run_loop(const BoundNode& b, const std::vector<Value>& in, const Scope& scope) {
+  const bool has_m = !in.empty() && in[0].type == ValueType::Tensor && in[0].tensor.defined();
+  const bool has_cond = in.size() > 1 && in[1].type == ValueType::Tensor && in[1].tensor.defined();
+  const std::int64_t m = has_m ? int_values(b.info, in[0].tensor, "M")[0] : 0;
+  bool cond = has_cond ? truth(b, in[1].tensor) : true;
+  std::vector<Value> carried(in.begin() + std::min<std::size_t>(2, in.size()), in.end());
+  std::vector<std::vector<Array>> scans;
+  for (std::int64_t i = 0; (!has_m || i < m) && cond; ++i) {
+    std::vector<Value> args{Value::of(asarray(i)), Value::of(asarray(cond))};
+    args.insert(args.end(), carried.begin(), carried.end());
+    std::vector<Value> out = call_graph(b, "body", args, scope);
+    if (out.size() < 1 + carried.size()) b.info.fail("the body returns too few outputs");
+    cond = truth(b, out[0].tensor);
+    for (std::size_t k = 0; k < carried.size(); ++k) carried[k] = out[1 + k];
+    const std::size_t n_scan = out.size() - 1 - carried.size();
+    scans.resize(n_scan);
+    for (std::size_t k = 0; k < n_scan; ++k) scans[k].push_back(out[1 + carried.size() + k].tensor);
+    if (!has_m && !has_cond) b.info.fail("a loop with neither a trip count nor a condition never ends");
+  }
+  std::vector<Value> r = carried;
+  for (std::size_t k = 0; k + carried.size() < static_cast<std::size_t>(b.info.n_outputs); ++k)
+    r.push_back(stacked(k < scans.size() ? scans[k] : std::vector<Array>{}));
+  return r;
+}
+
+// Scan (9+): states..., scan inputs... ; body (states..., slices...) -> (states..., slices...).
+std::vector<Value> run_scan(const BoundNode& b, const std::vector<Value>& in, const Scope& scope) {
+  const std::int64_t n_scan = b.info.i("num_scan_inputs");
+  const std::int64_t n_state = static_cast<std::int64_t>(in.size()) - n_scan;
+  if (n_scan < 1 || n_state < 0) b.info.fail("num_scan_inputs " + std::to_string(n_scan) + " does not fit its inputs");
+  const std::vector<std::int64_t> in_axes = b.info.ints("scan_input_axes", std::vector<std::int64_t>(static_cast<std::size_t>(n_scan), 0));
+  const std::vector<std::int64_t> in_dirs = b.info.ints("scan_input_directions", std::vector<std::int64_t>(static_cast<std::size_t>(n_scan), 0));
+  std::vector<Value> states(in.begin(), in.begin() + n_state);
+  std::vector<Array> xs;
+  std::vector<std::int64_t> axes;
+  std::int64_t len = -1;
+  for (std::int64_t k = 0; k < n_scan; ++k) {
+    const Array& x = tensor_arg(b, in, static_cast<std::size_t>(n_state + k), "a scan input");
+    const std::int64_t ax = norm_axis(b.info, in_axes.at(static_cast<std::size_t>(k)), x.ndim());
+    if (len >= 0 && x.shape()[ax] != len) b.info.fail("the scan inputs differ in length");
+    len = x.shape()[ax];
+    xs.push_back(x);
+    axes.push_back(ax);
+  }
+  std::vector<std::vector<Array>> outs;
+  for (std::int64_t t = 0; t < len; ++t) {
+    std::vector<Value> args = states;
+    for (std::int64_t k = 0; k < n_scan; ++k) {
+      const std::int64_t at = in_dirs.at(static_cast<std::size_t>(k)) ? len - 1 - t : t;
+      args.push_back(Value::of(take(xs[static_cast<std::size_t>(k)], asarray(at), axes[static_cast<std::size_t>(k)])));
+    }
+    std::vector<Value> out = call_graph(b, "body", args, scope);
+    for (std::int64_t k = 0; k < n_state; ++k) states[static_cast<std::size_t>(k)] = out[static_cast<std::size_t>(k)];
+    outs.resize(out.size() - static_cast<std::size_t>(n_state));
+    for (std::size_t k = 0; k < outs.size(); ++k) outs[k].push_back(out[static_cast<std::size_t>(n_state) + k].tensor);
+  }
+  const std::size_t n_out = static_cast<std::size_t>(b.info.n_outputs) - static_cast<std::size_t>(n_state);
+  const std::vector<std::int64_t> out_axes = b.info.ints("scan_output_axes", std::vector<std::int64_t>(n_out, 0));
+  const std::vector<std::int64_t> out_dirs = b.info.ints("scan_output_directions", std::vector<std::int64_t>(n_out, 0));
+  std::vector<Value> r = states;
+  for (std::size_t k = 0; k < n_out; ++k) {
+    std::vector<Array> items = k < outs.size() ? outs[k] : std::vector<Array>{};
+    if (out_dirs.at(k)) std::reverse(items.begin(), items.end());
+    if (items.empty()) {
+      r.push_back(Value::of(zeros(Shape{0})));
+      continue;
+    }
+    const std::int64_t ax = norm_axis(b.info, out_axes.at(k), items[0].ndim() + 1);
+    r.push_back(Value::of(stack(items, ax)));
+  }
+  return r;
+}
+
+// SequenceMap: the body applied to each item of the first sequence (and of the other
+// sequence inputs; tensor inputs are passed whole), each output gathered into a sequence.
+std::vector<Value> run_sequence_map(const BoundNode& b, const std::vector<Value>& in, const Scope& scope) {
+  if (in.empty() || in[0].type != ValueType::Sequence) b.info.fail("input 0 must be a sequence");
+  const std::size_t len = in[0].sequence.size();
+  std::vector<std::vector<Array>> outs(static_cast<std::size_t>(b.info.n_outputs));
+  for (std::size_t i = 0; i < len; ++i) {
+    std::vector<Value> args;
+    for (const Value& v : in) {
+      if (v.type == ValueType::Sequence) {
+        if (v.sequence.size() != len) b.info.fail("the sequences differ in length");
+        args.push_back(Value::of(v.sequence[i]));
+      } else {
+        args.push_back(v);
       }
     }
-    env[v.name] = x;
+    std::vector<Value> out = call_graph(b, "body", args, scope);
+    for (std::size_t k = 0; k < outs.size() && k < out.size(); ++k) outs[k].push_back(out[k].tensor);
   }
+  std::vector<Value> r;
+  for (auto& o : outs) r.push_back(Value::of_sequence(std::move(o)));
+  return r;
+}
+
+const char* type_name(ValueType t) {
+  switch (t) {
+    case ValueType::Tensor: return "a tensor";
+    case ValueType::Sequence: return "a sequence";
+    case ValueType::Optional: return "an optional";
+  }
+  return "?";
+}
+
+std::vector<Value> eval(const Program& p, Scope& scope) {
+  for (const auto& [name, a] : p.constants) scope.vars[name] = Value::of(a);
+  std::vector<Value> vargs;
   std::vector<Array> args;
-  for (const detail::BoundNode& b : p.nodes) {
-    args.clear();
+  for (const BoundNode& b : p.nodes) {
+    vargs.clear();
     for (const std::string& name : b.inputs) {
       if (name.empty()) {
-        args.emplace_back();
+        vargs.emplace_back();
         continue;
       }
-      auto it = env.find(name);
-      if (it == env.end() || !it->second.defined())
-        throw ValueError("[onnx.run] " + b.info.where() + ": its input '" + name + "' has no value (a model input not given?)");
-      args.push_back(it->second);
+      const Value* v = scope.find(name);
+      if (!v) throw ValueError("[onnx.run] " + b.info.where() + ": its input '" + name + "' has no value (a model input not given?)");
+      vargs.push_back(*v);
     }
-    while (!args.empty() && !args.back().defined()) args.pop_back();  // trailing absent optional inputs
-    std::vector<Array> outs;
+    while (!vargs.empty() && vargs.back().type == ValueType::Tensor && !vargs.back().tensor.defined()) vargs.pop_back();
+    std::vector<Value> outs;
     try {
-      outs = b.fn(b.info, args);
+      switch (b.control) {
+        case Control::If: outs = run_if(b, vargs, scope); break;
+        case Control::Loop: outs = run_loop(b, vargs, scope); break;
+        case Control::Scan: outs = run_scan(b, vargs, scope); break;
+        case Control::SequenceMap: outs = run_sequence_map(b, vargs, scope); break;
+        case Control::None:
+          if (b.vfn) {
+            outs = b.vfn(b.info, vargs);
+          } else {
+            args.clear();
+            for (std::size_t k = 0; k < vargs.size(); ++k) {
+              if (vargs[k].type != ValueType::Tensor)
+                b.info.fail("input " + std::to_string(k) + " ('" + b.inputs[k] + "') is " + type_name(vargs[k].type) +
+                            ", the operator takes tensors");
+              args.push_back(vargs[k].tensor);
+            }
+            for (Array& a : b.fn(b.info, args)) outs.push_back(Value::of(std::move(a)));
+          }
+          break;
+      }
     } catch (const NotImplementedError& e) {
       const std::string w = e.what();
       throw NotImplementedError(w.rfind("[onnx.", 0) == 0 ? w : "[onnx.run] " + b.info.where() + ": " + w);
@@ -372,19 +601,59 @@ std::vector<Array> Model::run(const std::vector<Array>& inputs) {
     }
     for (std::size_t k = 0; k < b.outputs.size(); ++k) {
       if (b.outputs[k].empty()) continue;
-      if (k >= outs.size() || !outs[k].defined())
+      if (k >= outs.size() || (outs[k].type == ValueType::Tensor && !outs[k].tensor.defined()))
         throw NotImplementedError("[onnx.run] " + b.info.where() + ": output " + std::to_string(k) + " ('" + b.outputs[k] +
                                   "') is not computed by ivy's implementation");
-      env[b.outputs[k]] = outs[k];
+      scope.vars[b.outputs[k]] = outs[k];
     }
   }
-  std::vector<Array> result;
+  std::vector<Value> result;
   for (const ValueInfo& v : p.outputs) {
-    auto it = env.find(v.name);
-    if (it == env.end()) throw ValueError("[onnx.run] the graph output '" + v.name + "' is never computed");
-    result.push_back(it->second);
+    const Value* x = scope.find(v.name);
+    if (!x) throw ValueError("[onnx.run] the graph output '" + v.name + "' is never computed");
+    result.push_back(*x);
   }
   return result;
+}
+
+}  // namespace
+}  // namespace detail
+
+std::vector<Value> Model::run_values(const std::vector<Value>& inputs) {
+  const detail::Program& p = *program_;
+  if (inputs.size() > p.inputs.size())
+    throw ValueError("[onnx.run] the model takes " + std::to_string(p.inputs.size()) + " inputs, got " +
+                     std::to_string(inputs.size()));
+  detail::Scope scope;
+  for (const auto& in : p.initializers)
+    scope.vars[in.onnx_name] = Value::of(in.parameter ? param(in.module_name) : buffer(in.module_name));
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const ValueInfo& v = p.inputs[i];
+    const Value& x = inputs[i];
+    if (x.type == ValueType::Tensor && !x.tensor.defined()) continue;  // left out
+    if (x.type != v.type)
+      throw ValueError("[onnx.run] input '" + v.name + "' must be " + detail::type_name(v.type) + ", got " +
+                       detail::type_name(x.type));
+    if (x.type == ValueType::Tensor) check_tensor(v, x.tensor);
+    scope.vars[v.name] = x;
+  }
+  return detail::eval(p, scope);
+}
+
+std::vector<Array> Model::run(const std::vector<Array>& inputs) {
+  std::vector<Value> in;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (i < program_->inputs.size() && program_->inputs[i].type != ValueType::Tensor)
+      throw ValueError("[onnx.run] input '" + program_->inputs[i].name + "' is " + detail::type_name(program_->inputs[i].type) +
+                       ": use run_values");
+    in.push_back(Value::of(inputs[i]));
+  }
+  std::vector<Array> out;
+  for (const Value& v : run_values(in)) {
+    if (v.type != ValueType::Tensor) throw ValueError("[onnx.run] the model has outputs that are not tensors: use run_values");
+    out.push_back(v.tensor);
+  }
+  return out;
 }
 
 std::map<std::string, Array> Model::run(const std::map<std::string, Array>& inputs) {
@@ -433,6 +702,45 @@ Array load_tensor(const std::string& path, Backend backend) {
   ::onnx::TensorProto t;
   if (!t.ParseFromString(bytes)) throw ValueError("[onnx.load_tensor] " + path + ": not a TensorProto");
   return detail::to_array(t, backend ? backend : current_backend(), path);
+}
+
+namespace {
+Value value_of(const ::onnx::SequenceProto& sp, Backend backend, const std::string& where) {
+  if (sp.elem_type() != ::onnx::SequenceProto::TENSOR && sp.tensor_values_size() > 0)
+    throw NotImplementedError("[onnx.load_value] " + where + ": only sequences of tensors are supported");
+  std::vector<Array> items;
+  for (const auto& t : sp.tensor_values()) items.push_back(detail::to_array(t, backend, where));
+  return Value::of_sequence(std::move(items));
+}
+}  // namespace
+
+Value load_value(const std::string& path, ValueType type, Backend backend) {
+  const std::string bytes = detail::read_file(path, "onnx.load_value");
+  const Backend b = backend ? backend : current_backend();
+  if (type == ValueType::Tensor) {
+    ::onnx::TensorProto t;
+    if (!t.ParseFromString(bytes)) throw ValueError("[onnx.load_value] " + path + ": not a TensorProto");
+    return Value::of(detail::to_array(t, b, path));
+  }
+  if (type == ValueType::Sequence) {
+    ::onnx::SequenceProto sp;
+    if (!sp.ParseFromString(bytes)) throw ValueError("[onnx.load_value] " + path + ": not a SequenceProto");
+    return value_of(sp, b, path);
+  }
+  ::onnx::OptionalProto op;
+  if (!op.ParseFromString(bytes)) throw ValueError("[onnx.load_value] " + path + ": not an OptionalProto");
+  if (op.has_tensor_value()) {
+    Value v = Value::of(detail::to_array(op.tensor_value(), b, path));
+    v.type = ValueType::Optional;
+    return v;
+  }
+  if (op.has_sequence_value()) {
+    Value v = value_of(op.sequence_value(), b, path);
+    v.type = ValueType::Optional;
+    v.holds_sequence = true;
+    return v;
+  }
+  return Value::empty_optional(op.elem_type() == ::onnx::OptionalProto::SEQUENCE);
 }
 
 std::map<std::string, std::vector<int>> supported_operators() {

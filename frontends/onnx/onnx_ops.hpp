@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ivy/ivy.hpp"
+#include "ivy/onnx.hpp"
 
 namespace ivy::onnx::detail {
 
@@ -58,12 +59,15 @@ struct NodeInfo {
 // Array), and it returns one Array per output the node names (it may return more; extra
 // ones are dropped; an undefined Array for an optional output it does not compute).
 using OpFn = std::vector<Array> (*)(const NodeInfo& node, const std::vector<Array>& in);
+// The same over values of any type (sequences, optionals), for the operators that take them.
+using ValueFn = std::vector<Value> (*)(const NodeInfo& node, const std::vector<Value>& in);
 
 struct OpEntry {
   const char* domain;   // "" = ai.onnx
   const char* op_type;
   int since;            // the first opset version this function implements
-  OpFn fn;
+  OpFn fn;              // one of fn and vfn
+  ValueFn vfn = nullptr;
 };
 
 // Each operator family appends its entries (frontends/onnx/ops_*.cpp).
@@ -71,6 +75,9 @@ void add_elementwise_ops(std::vector<OpEntry>& table);
 void add_tensor_ops(std::vector<OpEntry>& table);
 void add_nn_ops(std::vector<OpEntry>& table);
 void add_resize_ops(std::vector<OpEntry>& table);
+void add_sequence_ops(std::vector<OpEntry>& table);
+void add_rnn_ops(std::vector<OpEntry>& table);
+void add_misc_ops(std::vector<OpEntry>& table);
 
 // Helpers the operator functions share (frontends/onnx/op_helpers.cpp).
 // The number of inputs must be in [lo, hi] (hi < 0: no upper bound); inputs below lo must be

@@ -127,7 +127,6 @@ Array softplus_(const Array& x) { return log1p(exp(-abs(x))) + maximum(x, 0.0); 
 Array softsign_(const Array& x) { return x / (abs(x) + 1.0); }
 Array mish_(const Array& x) { return x * tanh(softplus_(x)); }
 Array hardswish_(const Array& x) { return x * clip(x * (1.0 / 6.0) + 0.5, 0.0, 1.0); }
-Array identity_(const Array& x) { return x; }
 
 // erf of any real dtype: ivy::nn::erf in float32 / float64 (half floats in float32,
 // integers in float64), cast back.
@@ -357,7 +356,6 @@ void add_elementwise_ops(std::vector<OpEntry>& table) {
       {"", "Sign", 9, unary<ivy::sign>},
       {"", "Erf", 9, unary<erf_>},
       {"", "Round", 11, unary<ivy::round>},  // half to even
-      {"", "Identity", 1, unary<identity_>},
       {"", "Not", 1, unary<ivy::logical_not>},
       {"", "IsNaN", 9, unary<ivy::isnan>},
       {"", "IsInf", 10, is_inf_op},

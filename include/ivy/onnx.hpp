@@ -26,16 +26,45 @@ struct ImportOptions {
   Backend backend = {};  // where the parameters live (default: the current backend)
 };
 
-// A graph input or output: its name, dtype and dims (-1 where the model leaves a dim
-// symbolic or unknown; dim_names holds the symbol, or "").
+// What a graph value holds: a tensor, a sequence of tensors, or an optional (empty, or
+// holding a tensor or a sequence).
+enum class ValueType { Tensor, Sequence, Optional };
+
+// A graph input or output: its name, type, element dtype and dims (-1 where the model leaves
+// a dim symbolic or unknown; dim_names holds the symbol, or ""; dims only for tensors).
 struct ValueInfo {
   std::string name;
+  ValueType type = ValueType::Tensor;
+  bool optional_of_sequence = false;  // an Optional whose element is a sequence
   DType dtype = DType::float32;
   std::vector<std::int64_t> dims;
   std::vector<std::string> dim_names;
   bool has_shape = false;
 };
-// (Inputs and outputs that are sequences, maps or optionals are refused at import for now.)
+// (Inputs and outputs that are maps or sparse tensors are refused at import.)
+
+// A value of a graph, as run_values takes and gives them.
+struct Value {
+  ValueType type = ValueType::Tensor;
+  Array tensor;                 // a tensor, or an optional's tensor
+  std::vector<Array> sequence;  // a sequence, or an optional's sequence
+  bool present = true;          // an optional that holds something
+  bool holds_sequence = false;  // an optional whose element is a sequence
+  static Value of(Array a) { Value v; v.tensor = std::move(a); return v; }
+  static Value of_sequence(std::vector<Array> s) {
+    Value v;
+    v.type = ValueType::Sequence;
+    v.sequence = std::move(s);
+    return v;
+  }
+  static Value empty_optional(bool of_sequence) {
+    Value v;
+    v.type = ValueType::Optional;
+    v.present = false;
+    v.holds_sequence = of_sequence;
+    return v;
+  }
+};
 
 namespace detail {
 struct Program;
@@ -58,6 +87,9 @@ class Model : public nn::Module {
   std::map<std::string, Array> run(const std::map<std::string, Array>& inputs);
   // A model of one input: its first output.
   Array forward(const Array& x) override;
+  // Inputs and outputs of any type (sequences and optionals too); the array forms above
+  // need a model whose inputs and outputs are tensors.
+  std::vector<Value> run_values(const std::vector<Value>& inputs);
 
  protected:
   std::string describe() const override;
@@ -74,6 +106,8 @@ std::shared_ptr<Model> load_from_bytes(const std::string& bytes, const ImportOpt
 
 // A TensorProto file (as the ONNX test data stores inputs and outputs) as an array.
 Array load_tensor(const std::string& path, Backend backend = {});
+// A TensorProto, SequenceProto or OptionalProto file, as the type says.
+Value load_value(const std::string& path, ValueType type, Backend backend = {});
 
 // The operators the frontend implements: "Op" (default domain) with the since_version of
 // each implementation, e.g. {"Softmax", {1, 13}}.

@@ -73,6 +73,23 @@ std::string compare(const ivy::Array& got, const ivy::Array& want) {
   return "";
 }
 
+// "" when two values match: the same type, presence and length, each tensor by compare().
+std::string compare_values(const ivy::onnx::Value& got, const ivy::onnx::Value& want) {
+  using ivy::onnx::ValueType;
+  if (got.type != want.type) return "a value of another type (tensor / sequence / optional)";
+  if (want.type == ValueType::Optional && got.present != want.present)
+    return want.present ? "an empty optional, expected a value" : "a value, expected an empty optional";
+  const bool seq = want.type == ValueType::Sequence || (want.type == ValueType::Optional && want.holds_sequence);
+  if (!seq) return want.type == ValueType::Optional && !want.present ? "" : compare(got.tensor, want.tensor);
+  if (got.sequence.size() != want.sequence.size())
+    return "a sequence of " + std::to_string(got.sequence.size()) + ", expected " + std::to_string(want.sequence.size());
+  for (std::size_t i = 0; i < want.sequence.size(); ++i) {
+    const std::string why = compare(got.sequence[i], want.sequence[i]);
+    if (!why.empty()) return "item " + std::to_string(i) + ": " + why;
+  }
+  return "";
+}
+
 // One line per line of the message (the report keeps one line per test).
 std::string one_line(std::string s) {
   std::replace(s.begin(), s.end(), '\n', ' ');
@@ -96,15 +113,17 @@ std::string run_test(const fs::path& dir, ivy::Backend backend) {
   if (sets.empty()) return "no test data";
   for (const fs::path& s : sets) {
     try {
-      std::vector<ivy::Array> in;
-      for (const fs::path& p : numbered(s, "input_")) in.push_back(ivy::onnx::load_tensor(p.string(), backend));
-      std::vector<ivy::Array> want;
-      for (const fs::path& p : numbered(s, "output_")) want.push_back(ivy::onnx::load_tensor(p.string(), backend));
-      std::vector<ivy::Array> got = model->run(in);
-      if (got.size() != want.size())
-        return "run: " + std::to_string(got.size()) + " outputs, expected " + std::to_string(want.size());
+      const std::vector<fs::path> in_files = numbered(s, "input_"), out_files = numbered(s, "output_");
+      if (in_files.size() > model->inputs().size()) return "more input files than model inputs";
+      std::vector<ivy::onnx::Value> in;
+      for (std::size_t k = 0; k < in_files.size(); ++k)
+        in.push_back(ivy::onnx::load_value(in_files[k].string(), model->inputs()[k].type, backend));
+      std::vector<ivy::onnx::Value> got = model->run_values(in);
+      if (got.size() != out_files.size())
+        return "run: " + std::to_string(got.size()) + " outputs, expected " + std::to_string(out_files.size());
       for (std::size_t k = 0; k < got.size(); ++k) {
-        const std::string why = compare(got[k], want[k]);
+        const ivy::onnx::Value want = ivy::onnx::load_value(out_files[k].string(), model->outputs()[k].type, backend);
+        const std::string why = compare_values(got[k], want);
         if (!why.empty()) return "output " + std::to_string(k) + " (" + s.filename().string() + "): " + why;
       }
     } catch (const std::exception& e) {
