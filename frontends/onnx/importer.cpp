@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -95,9 +96,81 @@ DType dtype_of(int code, const std::string& where) {
 
 // ONNX's TensorProto as an array: dims checked and the byte count computed before anything is
 // allocated; the data from raw_data (little-endian) or the typed field of its dtype.
-Array to_array(const ::onnx::TensorProto& t, Backend backend, const std::string& where) {
-  if (t.data_location() == ::onnx::TensorProto::EXTERNAL)
-    throw NotImplementedError("[onnx.import] " + where + ": tensors with external data are not supported yet");
+// The bytes of a tensor stored outside the model: external_data's location, a relative path
+// that must stay inside the model's folder (after following links), read from its offset for
+// its length, both checked against the file before anything is read.
+struct ExternalSpan {
+  std::filesystem::path file;
+  std::int64_t offset = 0, length = 0;
+};
+ExternalSpan resolve_external(const ::onnx::TensorProto& t, const std::string& base_dir, const std::string& where) {
+  namespace fs = std::filesystem;
+  std::string location;
+  std::int64_t offset = 0, length = -1;
+  for (const auto& kv : t.external_data()) {
+    auto number = [&](const std::string& v) {
+      std::size_t used = 0;
+      long long x = -1;
+      try {
+        x = std::stoll(v, &used);
+      } catch (const std::exception&) {
+      }
+      if (used != v.size() || x < 0) import_fail(where, ": external_data " + kv.key() + " '" + v + "' is not a non-negative integer");
+      return static_cast<std::int64_t>(x);
+    };
+    if (kv.key() == "location") location = kv.value();
+    else if (kv.key() == "offset") offset = number(kv.value());
+    else if (kv.key() == "length") length = number(kv.value());
+  }
+  if (location.empty()) import_fail(where, ": external data without a location");
+  const fs::path rel(location);
+  if (rel.is_absolute()) import_fail(where, ": external data location '" + location + "' is an absolute path");
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(fs::path(base_dir.empty() ? "." : base_dir), ec);
+  const fs::path file = fs::weakly_canonical(dir / rel, ec);
+  if (ec) import_fail(where, ": external data location '" + location + "' cannot be resolved");
+  const auto [d_end, f_it] = std::mismatch(dir.begin(), dir.end(), file.begin(), file.end());
+  if (d_end != dir.end() || file == dir)
+    import_fail(where, ": external data location '" + location + "' leaves the model's folder");
+  std::ifstream f(file, std::ios::binary | std::ios::ate);
+  if (!f) import_fail(where, ": cannot open the external data file '" + location + "'");
+  const auto size = static_cast<std::int64_t>(f.tellg());
+  if (offset > size) import_fail(where, ": external data offset " + std::to_string(offset) + " is past the end of '" + location + "' (" + std::to_string(size) + " bytes)");
+  if (length < 0) length = size - offset;
+  if (length > size - offset)
+    import_fail(where, ": external data of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
+                           " runs past the end of '" + location + "' (" + std::to_string(size) + " bytes)");
+  return {file, offset, length};
+}
+std::string read_external(const ::onnx::TensorProto& t, const std::string& base_dir, const std::string& where) {
+  const ExternalSpan e = resolve_external(t, base_dir, where);
+  std::ifstream f(e.file, std::ios::binary);
+  std::string bytes(static_cast<std::size_t>(e.length), '\0');
+  f.seekg(e.offset);
+  if (e.length > 0 && !f.read(bytes.data(), e.length)) import_fail(where, ": cannot read the external data file");
+  return bytes;
+}
+// Every external tensor's location and bounds, before ONNX's checker looks at the files.
+void check_external(const ::onnx::GraphProto& g, const std::string* base_dir, const std::string& ctx) {
+  for (const auto& t : g.initializer())
+    if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+      if (!base_dir)
+        throw NotImplementedError("[onnx.import] " + ctx + "initializer '" + t.name() +
+                                  "': a tensor with external data needs the model's folder (load a file)");
+      resolve_external(t, *base_dir, ctx + "initializer '" + t.name() + "'");
+    }
+  for (const auto& n : g.node())
+    for (const auto& a : n.attribute())
+      if (a.type() == ::onnx::AttributeProto::GRAPH) check_external(a.g(), base_dir, ctx);
+}
+
+Array to_array(const ::onnx::TensorProto& t, Backend backend, const std::string& where, const std::string* base_dir = nullptr) {
+  std::string external;
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    if (!base_dir)
+      throw NotImplementedError("[onnx.import] " + where + ": a tensor with external data needs the model's folder (load a file)");
+    external = read_external(t, *base_dir, where);
+  }
   if (t.has_segment()) throw NotImplementedError("[onnx.import] " + where + ": segmented tensors are not supported");
   const DType dt = dtype_of(t.data_type(), where);
   Shape shape;
@@ -119,11 +192,12 @@ Array to_array(const ::onnx::TensorProto& t, Backend backend, const std::string&
       import_fail(where, std::string(": ") + field + " holds " + std::to_string(have) + " values, the dims say " +
                              std::to_string(n));
   };
-  if (t.has_raw_data()) {
-    if (t.raw_data().size() != bytes)
-      import_fail(where, ": raw_data holds " + std::to_string(t.raw_data().size()) + " bytes, the dims and dtype say " +
-                             std::to_string(bytes));
-    buf.assign(t.raw_data().begin(), t.raw_data().end());  // x86-64 and ONNX are both little-endian
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL || t.has_raw_data()) {
+    const std::string& raw = t.data_location() == ::onnx::TensorProto::EXTERNAL ? external : t.raw_data();
+    if (raw.size() != bytes)
+      import_fail(where, std::string(": ") + (external.empty() ? "raw_data" : "the external data") + " holds " +
+                             std::to_string(raw.size()) + " bytes, the dims and dtype say " + std::to_string(bytes));
+    buf.assign(raw.begin(), raw.end());  // x86-64 and ONNX are both little-endian
   } else {
     buf.resize(bytes);
     auto put = [&](std::size_t i, const auto& v) { std::memcpy(buf.data() + i * item, &v, item); };
@@ -206,7 +280,7 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& v, const std::string& ctx) {
   return r;
 }
 
-Attribute to_attribute(const ::onnx::AttributeProto& a, const NodeInfo& node, Backend backend) {
+Attribute to_attribute(const ::onnx::AttributeProto& a, const NodeInfo& node, Backend backend, const std::string* base_dir) {
   Attribute r;
   if (!a.ref_attr_name().empty()) node.unsupported("attribute references (functions) are not supported");
   switch (a.type()) {
@@ -215,7 +289,7 @@ Attribute to_attribute(const ::onnx::AttributeProto& a, const NodeInfo& node, Ba
     case ::onnx::AttributeProto::STRING: r.kind = Attribute::String, r.s = a.s(); break;
     case ::onnx::AttributeProto::TENSOR:
       r.kind = Attribute::Tensor;
-      r.t = to_array(a.t(), backend, node.where() + " attribute '" + a.name() + "'");
+      r.t = to_array(a.t(), backend, node.where() + " attribute '" + a.name() + "'", base_dir);
       break;
     case ::onnx::AttributeProto::FLOATS:
       r.kind = Attribute::Floats;
@@ -260,11 +334,12 @@ Control control_of(const std::string& domain, const std::string& op, int opset) 
 // One graph: the main one (top: its initializers are the module's variables) or a body of a
 // control-flow node. Unsupported nodes, at any depth, are collected in `missing`.
 std::shared_ptr<Program> build_graph(const ::onnx::GraphProto& g, const Opsets& opsets, Backend backend,
-                                     const std::string& ctx, bool top, std::vector<std::string>& missing) {
+                                     const std::string& ctx, const std::string* base_dir, bool top,
+                                     std::vector<std::string>& missing) {
   auto p = std::make_shared<Program>();
   std::set<std::string> init_names, taken;
   for (const auto& t : g.initializer()) {
-    Array value = to_array(t, backend, "initializer '" + t.name() + "'");
+    Array value = to_array(t, backend, "initializer '" + t.name() + "'", base_dir);
     init_names.insert(t.name());
     if (!top) {
       p->constants.emplace_back(t.name(), value);
@@ -305,14 +380,14 @@ std::shared_ptr<Program> build_graph(const ::onnx::GraphProto& g, const Opsets& 
     }
     for (const auto& a : nd.attribute()) {
       if (a.type() == ::onnx::AttributeProto::GRAPH) {
-        b.graphs[a.name()] = build_graph(a.g(), opsets, backend, ctx, false, missing);
+        b.graphs[a.name()] = build_graph(a.g(), opsets, backend, ctx, base_dir, false, missing);
       } else if (a.type() == ::onnx::AttributeProto::TYPE_PROTO) {  // only "is it a sequence" is used
         Attribute t;
         t.i = a.tp().has_sequence_type() ||
               (a.tp().has_optional_type() && a.tp().optional_type().elem_type().has_sequence_type());
         b.info.attrs[a.name() + "_is_sequence"] = t;
       } else {
-        b.info.attrs[a.name()] = to_attribute(a, b.info, backend);
+        b.info.attrs[a.name()] = to_attribute(a, b.info, backend, base_dir);
       }
     }
     b.inputs.assign(nd.input().begin(), nd.input().end());
@@ -322,9 +397,13 @@ std::shared_ptr<Program> build_graph(const ::onnx::GraphProto& g, const Opsets& 
   return p;
 }
 
-std::shared_ptr<Program> build(::onnx::ModelProto& m, Backend backend, const std::string& ctx) {
+std::shared_ptr<Program> build(::onnx::ModelProto& m, Backend backend, const std::string& ctx,
+                               const std::string* base_dir, const std::string& path) {
+  check_external(m.graph(), base_dir, ctx);
   try {
-    ::onnx::checker::check_model(m);
+    // with a file, ONNX's checker finds external data next to it
+    if (path.empty()) ::onnx::checker::check_model(m);
+    else ::onnx::checker::check_model(path);
   } catch (const std::exception& e) {
     import_fail(ctx, std::string("the model fails ONNX's checker: ") + e.what());
   }
@@ -335,7 +414,7 @@ std::shared_ptr<Program> build(::onnx::ModelProto& m, Backend backend, const std
   Opsets opsets;
   for (const auto& o : m.opset_import()) opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = static_cast<int>(o.version());
   std::vector<std::string> missing;
-  auto p = build_graph(m.graph(), opsets, backend, ctx, true, missing);
+  auto p = build_graph(m.graph(), opsets, backend, ctx, base_dir, true, missing);
   p->producer = m.producer_name() + (m.producer_version().empty() ? "" : " " + m.producer_version());
   p->opset = opsets.count("") ? opsets[""] : 0;
   if (!missing.empty()) {
@@ -686,7 +765,7 @@ Array Model::forward(const Array& x) {
 std::shared_ptr<Model> load_from_bytes(const std::string& bytes, const ImportOptions& options) {
   ::onnx::ModelProto m;
   if (!m.ParseFromString(bytes)) throw ValueError("[onnx.import] not an ONNX model (the protobuf does not parse)");
-  return detail::make_model(detail::build(m, options.backend ? options.backend : current_backend(), ""));
+  return detail::make_model(detail::build(m, options.backend ? options.backend : current_backend(), "", nullptr, ""));
 }
 
 std::shared_ptr<Model> load(const std::string& path, const ImportOptions& options) {
@@ -694,7 +773,8 @@ std::shared_ptr<Model> load(const std::string& path, const ImportOptions& option
   ::onnx::ModelProto m;
   if (!m.ParseFromString(bytes))
     throw ValueError("[onnx.import] " + path + ": not an ONNX model (the protobuf does not parse)");
-  return detail::make_model(detail::build(m, options.backend ? options.backend : current_backend(), path + ": "));
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return detail::make_model(detail::build(m, options.backend ? options.backend : current_backend(), path + ": ", &dir, path));
 }
 
 Array load_tensor(const std::string& path, Backend backend) {

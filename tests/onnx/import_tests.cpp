@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <onnx/onnx_pb.h>
+
+#include <filesystem>
+
 #include "ivy/ivy.hpp"
 #include "ivy/onnx.hpp"
 
@@ -104,6 +108,82 @@ TEST_P(OnnxImport, BadFilesAreErrors) {
   // every unsupported node at once, by operator and opset
   expect_error<ivy::NotImplementedError>([] { ivy::onnx::load(kData + "/node/test_tfidfvectorizer_tf_only_bigrams_skip0/model.onnx"); },
                                          {"[onnx.import]", "TfIdfVectorizer", "opset"});
+}
+
+// A model Y = X + W whose W [2, 2] float32 lives in an external file at `location`.
+std::string external_model(const std::string& location, std::int64_t offset, std::int64_t length) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  g->set_name("external");
+  onnx::TensorProto* w = g->add_initializer();
+  w->set_name("W");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(2);
+  w->add_dims(2);
+  w->set_data_location(onnx::TensorProto::EXTERNAL);
+  auto put = [&](const char* k, const std::string& v) {
+    auto* e = w->add_external_data();
+    e->set_key(k);
+    e->set_value(v);
+  };
+  put("location", location);
+  put("offset", std::to_string(offset));
+  if (length >= 0) put("length", std::to_string(length));
+  for (const char* name : {"X", "Y"}) {
+    onnx::ValueInfoProto* v = std::string(name) == "X" ? g->add_input() : g->add_output();
+    v->set_name(name);
+    auto* tt = v->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto::FLOAT);
+    tt->mutable_shape()->add_dim()->set_dim_value(2);
+    tt->mutable_shape()->add_dim()->set_dim_value(2);
+  }
+  onnx::NodeProto* n = g->add_node();
+  n->set_op_type("Add");
+  n->add_input("X");
+  n->add_input("W");
+  n->add_output("Y");
+  return m.SerializeAsString();
+}
+
+// External data is read from inside the model's folder only, within the file's bounds.
+TEST_P(OnnxImport, ExternalDataStaysInTheModelsFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / ("ivy_onnx_external_" + GetParam());
+  fs::remove_all(dir);
+  fs::create_directories(dir / "model");
+  const float w[4] = {1, 2, 3, 4};
+  {
+    std::ofstream f(dir / "model" / "w.bin", std::ios::binary);
+    f.write("12345678", 8);  // 8 bytes before the tensor
+    f.write(reinterpret_cast<const char*>(w), sizeof w);
+  }
+  fs::copy_file(dir / "model" / "w.bin", dir / "outside.bin");
+  fs::create_symlink(dir / "outside.bin", dir / "model" / "link.bin");
+  auto write_model = [&](const std::string& bytes) {
+    std::ofstream(dir / "model" / "m.onnx", std::ios::binary) << bytes;
+    return (dir / "model" / "m.onnx").string();
+  };
+  auto m = ivy::onnx::load(write_model(external_model("w.bin", 8, 16)));
+  ivy::Array y = m->forward(ivy::zeros({2, 2}));
+  EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(m->num_parameters(), 4);
+  auto refused = [&](const std::string& location, std::int64_t offset, std::int64_t length, const char* why) {
+    const std::string path = write_model(external_model(location, offset, length));
+    expect_error<ivy::ValueError>([&] { ivy::onnx::load(path); }, {"[onnx.import]", why});
+  };
+  refused("../outside.bin", 8, 16, "leaves the model's folder");
+  refused("link.bin", 8, 16, "leaves the model's folder");  // a link to a file outside
+  refused((dir / "model" / "w.bin").string(), 8, 16, "absolute path");
+  refused("w.bin", 16, 16, "runs past the end");
+  refused("w.bin", 100, -1, "past the end");
+  refused("w.bin", 0, 24, "the dims and dtype say 16");
+  refused("missing.bin", 0, 16, "cannot");
+  // without a folder (bytes in memory) there is nowhere to read it from
+  expect_error<ivy::NotImplementedError>([&] { ivy::onnx::load_from_bytes(external_model("w.bin", 8, 16)); },
+                                         {"[onnx.import]", "external data"});
+  fs::remove_all(dir);
 }
 
 std::vector<std::string> backends() {
