@@ -122,16 +122,6 @@ Dims sizes_of(const Array& x) {
   return s;
 }
 
-// ceil_mode's extra end padding: one more window when it starts inside the input or its
-// begin padding (the rule ONNX shares with LibTorch).
-std::int64_t ceil_extra(std::int64_t len, std::int64_t lo, std::int64_t hi, std::int64_t span, std::int64_t stride) {
-  const std::int64_t room = len + lo + hi - span;
-  if (room < 0) return 0;
-  std::int64_t out = (room + stride - 1) / stride + 1;
-  if ((out - 1) * stride >= len + lo) --out;
-  return std::max<std::int64_t>(0, (out - 1) * stride + span - (len + lo + hi));
-}
-
 // An integer attribute that opset 1 stored as a float (LpPool's p).
 std::int64_t int_or_float(const NodeInfo& n, const char* name, std::int64_t def) {
   if (!n.has(name)) return def;
@@ -331,10 +321,7 @@ std::vector<Array> op_lp_pool(const NodeInfo& n, const std::vector<Array>& in) {
   const std::int64_t p = int_or_float(n, "p", 2);
   if (p < 1) n.fail("p = " + str(p) + " must be >= 1");
   PoolSetup s = pool_setup(n, x);
-  const Dims spans = spans_of(s.kernel, s.dilations), sizes = sizes_of(x);
-  if (n.i("ceil_mode", 0) != 0)
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-      s.pads[i].second += ceil_extra(sizes[i], s.pads[i].first, s.pads[i].second, spans[i], s.strides[i]);
+  if (n.i("ceil_mode", 0) != 0) n.unsupported("ceil_mode for LpPool (an opset 18 attribute)");
   const std::int64_t c = x.shape()[1];
   Shape ks{c, 1};
   for (auto v : s.kernel) ks.push_back(v);
