@@ -150,18 +150,22 @@ std::string read_external(const ::onnx::TensorProto& t, const std::string& base_
   if (e.length > 0 && !f.read(bytes.data(), e.length)) import_fail(where, ": cannot read the external data file");
   return bytes;
 }
-// Every external tensor's location and bounds, before ONNX's checker looks at the files.
-void check_external(const ::onnx::GraphProto& g, const std::string* base_dir, const std::string& ctx) {
+// Every external tensor's location and bounds, before ONNX's checker looks at the files;
+// true when there is one.
+bool check_external(const ::onnx::GraphProto& g, const std::string* base_dir, const std::string& ctx) {
+  bool any = false;
   for (const auto& t : g.initializer())
     if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
       if (!base_dir)
         throw NotImplementedError("[onnx.import] " + ctx + "initializer '" + t.name() +
                                   "': a tensor with external data needs the model's folder (load a file)");
       resolve_external(t, *base_dir, ctx + "initializer '" + t.name() + "'");
+      any = true;
     }
   for (const auto& n : g.node())
     for (const auto& a : n.attribute())
-      if (a.type() == ::onnx::AttributeProto::GRAPH) check_external(a.g(), base_dir, ctx);
+      if (a.type() == ::onnx::AttributeProto::GRAPH) any = check_external(a.g(), base_dir, ctx) || any;
+  return any;
 }
 
 Array to_array(const ::onnx::TensorProto& t, Backend backend, const std::string& where, const std::string* base_dir = nullptr) {
@@ -399,11 +403,11 @@ std::shared_ptr<Program> build_graph(const ::onnx::GraphProto& g, const Opsets& 
 
 std::shared_ptr<Program> build(::onnx::ModelProto& m, Backend backend, const std::string& ctx,
                                const std::string* base_dir, const std::string& path) {
-  check_external(m.graph(), base_dir, ctx);
+  const bool external = check_external(m.graph(), base_dir, ctx);
   try {
-    // with a file, ONNX's checker finds external data next to it
-    if (path.empty()) ::onnx::checker::check_model(m);
-    else ::onnx::checker::check_model(path);
+    // external data: the checker reads the file again, to find the data next to it
+    if (external) ::onnx::checker::check_model(path);
+    else ::onnx::checker::check_model(m);
   } catch (const std::exception& e) {
     import_fail(ctx, std::string("the model fails ONNX's checker: ") + e.what());
   }
@@ -449,6 +453,8 @@ Model::Model(std::shared_ptr<const detail::Program> program) : program_(std::mov
     if (in.parameter) register_parameter(in.module_name, in.value);
     else register_buffer(in.module_name, in.value);
   }
+  for (const auto& in : program_->initializers)
+    initializer_values_.push_back(in.parameter ? &param(in.module_name) : &buffer(in.module_name));
 }
 Model::~Model() = default;
 const std::vector<ValueInfo>& Model::inputs() const { return program_->inputs; }
@@ -704,8 +710,8 @@ std::vector<Value> Model::run_values(const std::vector<Value>& inputs) {
     throw ValueError("[onnx.run] the model takes " + std::to_string(p.inputs.size()) + " inputs, got " +
                      std::to_string(inputs.size()));
   detail::Scope scope;
-  for (const auto& in : p.initializers)
-    scope.vars[in.onnx_name] = Value::of(in.parameter ? param(in.module_name) : buffer(in.module_name));
+  for (std::size_t i = 0; i < p.initializers.size(); ++i)
+    scope.vars[p.initializers[i].onnx_name] = Value::of(*initializer_values_[i]);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const ValueInfo& v = p.inputs[i];
     const Value& x = inputs[i];

@@ -96,6 +96,9 @@ class Model : public nn::Module {
 
  private:
   std::shared_ptr<const detail::Program> program_;
+  // Each initializer's variable, in the program's order (registration is over, so the
+  // Module's storage no longer moves; set_parameters and to_backend assign in place).
+  std::vector<const Array*> initializer_values_;
 };
 
 // Imports a model file (protobuf ONNX): the file is checked (onnx::checker), shapes are
