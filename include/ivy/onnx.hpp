@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -83,6 +84,8 @@ class Model : public nn::Module {
   // Every output, for the inputs in the order of inputs(); optional trailing inputs may be
   // left out.
   std::vector<Array> run(const std::vector<Array>& inputs);
+  // (braces: run({a, b}) would otherwise also match the map form's iterator constructor)
+  std::vector<Array> run(std::initializer_list<Array> inputs) { return run(std::vector<Array>(inputs)); }
   // The same by name: {input name: array} -> {output name: array}.
   std::map<std::string, Array> run(const std::map<std::string, Array>& inputs);
   // A model of one input: its first output.

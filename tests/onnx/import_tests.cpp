@@ -110,6 +110,36 @@ TEST_P(OnnxImport, BadFilesAreErrors) {
                                          {"[onnx.import]", "TfIdfVectorizer", "opset"});
 }
 
+// Sequences and optionals go through run_values, checked against the model's input types;
+// the tensor files of the test data load as the type says, and bad ones are errors.
+TEST_P(OnnxImport, ValuesAndTensorFiles) {
+  const std::string dir = kData + "/node/test_sequence_insert_at_back/";
+  auto m = ivy::onnx::load(dir + "model.onnx");
+  ASSERT_EQ(m->inputs()[0].type, ivy::onnx::ValueType::Sequence);
+  const auto seq = ivy::onnx::load_value(dir + "test_data_set_0/input_0.pb", ivy::onnx::ValueType::Sequence);
+  ASSERT_EQ(seq.sequence.size(), 3u);
+  const auto t = ivy::onnx::load_value(dir + "test_data_set_0/input_1.pb", ivy::onnx::ValueType::Tensor);
+  std::vector<ivy::onnx::Value> out = m->run_values({seq, t});
+  ASSERT_EQ(out[0].type, ivy::onnx::ValueType::Sequence);
+  ASSERT_EQ(out[0].sequence.size(), 4u);  // inserted at the back
+  EXPECT_TRUE(ivy::all(out[0].sequence[3] == t.tensor).item<bool>());
+  // a tensor where the model takes a sequence; the array form on a sequence model
+  expect_error<ivy::ValueError>([&] { m->run_values({t, t}); }, {"[onnx.run]", "must be a sequence", "got a tensor"});
+  expect_error<ivy::ValueError>([&] { m->run({t.tensor, t.tensor}); }, {"[onnx.run]", "use run_values"});
+  // files: missing, and not a tensor
+  expect_error<ivy::ValueError>([] { ivy::onnx::load_tensor("/nonexistent.pb"); }, {"[onnx.load_tensor]", "cannot open"});
+  const std::string junk = testing::TempDir() + "ivy_onnx_junk.pb";
+  std::ofstream(junk, std::ios::binary) << std::string("\xff\xff\xff\xff\x0f", 5);
+  expect_error<ivy::ValueError>([&] { ivy::onnx::load_tensor(junk); }, {"[onnx.load_tensor]", "not a TensorProto"});
+  expect_error<ivy::ValueError>([&] { ivy::onnx::load_value(junk, ivy::onnx::ValueType::Sequence); },
+                                {"[onnx.load_value]", "not a SequenceProto"});
+  std::remove(junk.c_str());
+  // the operator list names each implementation's since_version
+  const auto ops = ivy::onnx::supported_operators();
+  EXPECT_EQ(ops.at("Softmax"), (std::vector<int>{1, 13}));
+  EXPECT_EQ(ops.count("TfIdfVectorizer"), 0u);
+}
+
 // A model Y = X + W whose W [2, 2] float32 lives in an external file at `location`.
 std::string external_model(const std::string& location, std::int64_t offset, std::int64_t length) {
   onnx::ModelProto m;
