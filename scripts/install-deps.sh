@@ -19,6 +19,7 @@ missing_of() { local p; for p in "$@"; do installed "$p" || echo "$p"; done; }
 mapfile -t required < <(packages_of apt)
 mapfile -t references < <(packages_of reference)
 mapfile -t optional < <(packages_of optional)
+mapfile -t npm_refs < <(packages_of npm)
 mapfile -t missing_required < <(missing_of "${required[@]}")
 mapfile -t missing_references < <(missing_of "${references[@]}")
 mapfile -t missing_optional < <(missing_of "${optional[@]}")
@@ -27,10 +28,52 @@ case "${CI:-}" in true | TRUE | 1 | yes) ci=true ;; esac
 
 total=$((${#required[@]} + ${#references[@]} + ${#optional[@]}))
 missing=("${missing_required[@]}" "${missing_references[@]}" "${missing_optional[@]}")
-if [ ${#missing[@]} -eq 0 ]; then
+# The npm references go to build/npm (node_modules there), with npm's own client; a
+# package already there at the listed version is left alone. Returns non-zero on failure.
+install_npm_refs() {
+  [ ${#npm_refs[@]} -gt 0 ] || return 0
+  local prefix="$here/../build/npm" want=() p name version have
+  for p in "${npm_refs[@]}"; do
+    name=${p%@*} version=${p##*@}
+    have=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$prefix/node_modules/$name/package.json" 2> /dev/null | head -n 1)
+    [ "$have" = "$version" ] || want+=("$p")
+  done
+  if [ ${#want[@]} -eq 0 ]; then
+    echo "ivy: npm references: ${npm_refs[*]} in build/npm"
+    return 0
+  fi
+  if ! command -v npm > /dev/null; then
+    echo "ivy: npm not found (Debian: apt-get install --no-install-recommends nodejs npm)" >&2
+    return 1
+  fi
+  mkdir -p "$prefix"
+  echo "ivy: installing ${want[*]} into build/npm (npm install --ignore-scripts)"
+  npm install --prefix "$prefix" --ignore-scripts --no-audit --no-fund --no-save "${want[@]}" > "$prefix/npm-install.log" 2>&1 || {
+    tail -n 20 "$prefix/npm-install.log" >&2
+    echo "ivy: npm install ${want[*]} failed (log: build/npm/npm-install.log)" >&2
+    return 1
+  }
+}
+finish_npm() {
+  if ! install_npm_refs; then
+    if $ci; then
+      echo "ivy: CI needs the npm reference(s) ${npm_refs[*]}" >&2
+      exit 1
+    fi
+    echo "ivy: npm reference(s) ${npm_refs[*]} not installed: the checks against them are not configured" >&2
+  fi
+}
+# without npm, Debian's nodejs and npm bring it (a machine with another node keeps its own)
+if [ ${#npm_refs[@]} -gt 0 ] && ! command -v npm > /dev/null; then
+  for p in nodejs npm; do installed "$p" || missing_references+=("$p"); done
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ ${#missing_references[@]} -eq 0 ]; then
   echo "ivy: packages: all $total of scripts/packages.txt installed"
+  finish_npm
   exit 0
 fi
+missing=("${missing_required[@]}" "${missing_references[@]}" "${missing_optional[@]}")
 
 manual_help() {
   cat >&2 <<EOF
@@ -53,6 +96,7 @@ if [ "$(id -u)" -ne 0 ]; then
     manual_help "${missing[@]}"
     if [ ${#missing_required[@]} -gt 0 ] || { $ci && [ ${#missing_references[@]} -gt 0 ]; }; then exit 1; fi
     echo "ivy: continuing without ${missing_references[*]} ${missing_optional[*]} (the tests that need them skip)" >&2
+    finish_npm
     exit 0
   fi
 fi
@@ -86,3 +130,4 @@ if [ ${#failed_references[@]} -gt 0 ]; then
   echo "ivy: reference package(s) ${failed_references[*]} not installed: the tests comparing against them skip" >&2
 fi
 echo "ivy: packages installed"
+finish_npm

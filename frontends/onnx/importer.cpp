@@ -65,6 +65,7 @@ const std::vector<OpEntry>& op_table() {
     add_sequence_ops(t);
     add_rnn_ops(t);
     add_misc_ops(t);
+    add_random_ops(t);
     return t;
   }();
   return table;
@@ -461,6 +462,26 @@ const std::vector<ValueInfo>& Model::inputs() const { return program_->inputs; }
 const std::vector<ValueInfo>& Model::outputs() const { return program_->outputs; }
 int Model::opset() const { return program_->opset; }
 std::string Model::producer() const { return program_->producer; }
+namespace {
+void count_operators(const detail::Program& p, std::map<std::string, int>& counts) {
+  for (const auto& b : p.nodes) {
+    ++counts[b.info.domain.empty() ? b.info.op_type : b.info.domain + "." + b.info.op_type];
+    for (const auto& [name, g] : b.graphs) count_operators(*g, counts);
+  }
+}
+}  // namespace
+std::map<std::string, int> Model::operator_counts() const {
+  std::map<std::string, int> counts;
+  count_operators(*program_, counts);
+  return counts;
+}
+bool Model::has_random_operators() const {
+  for (const auto& [op, n] : operator_counts())
+    if (op == "RandomUniform" || op == "RandomNormal" || op == "RandomUniformLike" || op == "RandomNormalLike" ||
+        op == "Bernoulli" || op == "Multinomial")
+      return true;
+  return false;
+}
 std::string Model::describe() const {
   return "onnx opset " + std::to_string(program_->opset) + ", " + std::to_string(program_->nodes.size()) + " nodes";
 }
@@ -722,6 +743,14 @@ std::vector<Value> Model::run_values(const std::vector<Value>& inputs) {
     if (x.type == ValueType::Tensor) check_tensor(v, x.tensor);
     scope.vars[v.name] = x;
   }
+  // Operators that create arrays (ConstantOfShape, Range, the random ones) make them where
+  // the model runs: the backend of its tensor inputs, else of its variables, else the current one.
+  Backend where;
+  for (const Value& x : inputs)
+    if (!where && x.type == ValueType::Tensor && x.tensor.defined()) where = x.tensor.backend();
+  if (!where && !initializer_values_.empty() && initializer_values_[0]->defined()) where = initializer_values_[0]->backend();
+  std::unique_ptr<BackendScope> run_here;
+  if (where) run_here = std::make_unique<BackendScope>(where);
   return detail::eval(p, scope);
 }
 

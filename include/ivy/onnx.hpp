@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ivy/module.hpp"
+#include "ivy/trace.hpp"
 
 namespace ivy::onnx {
 
@@ -80,6 +81,12 @@ class Model : public nn::Module {
   const std::vector<ValueInfo>& outputs() const;
   int opset() const;  // of the default domain
   std::string producer() const;
+  // How many nodes of each operator the model has, its subgraphs' included ("Conv", or
+  // "domain.Op" outside the default domain).
+  std::map<std::string, int> operator_counts() const;
+  // The operators whose results are random draws (RandomUniform, Bernoulli, ...): such a
+  // model's outputs can be compared by shape and dtype only.
+  bool has_random_operators() const;
 
   // Every output, for the inputs in the order of inputs(); optional trailing inputs may be
   // left out.
@@ -118,5 +125,32 @@ Value load_value(const std::string& path, ValueType type, Backend backend = {});
 // The operators the frontend implements: "Op" (default domain) with the since_version of
 // each implementation, e.g. {"Softmax", {1, 13}}.
 std::map<std::string, std::vector<int>> supported_operators();
+
+// ---- ONNX out
+
+// How export_graph writes a graph.
+struct ExportOptions {
+  int opset = 17;                               // the default domain's opset: 13 to 17
+  std::vector<std::string> input_names;         // one per graph input (default input_0, input_1, ...)
+  std::vector<std::string> output_names;        // one per graph output (default output_0, ...)
+  // Names for captured constants (the initializers), matched by array identity: an imported
+  // model's parameters keep their names this way. Others are const_0, const_1, ...
+  std::vector<std::pair<Array, std::string>> constant_names;
+  std::string graph_name = "ivy";
+};
+
+// The graph as a serialized ONNX ModelProto: every primitive as an ONNX node or a small
+// composition of nodes, for the graph's (traced, static) shapes; captured constants are
+// initializers. The model passes ONNX's checker and strict shape inference before it is
+// returned. Errors: ValueError "[onnx.export] ..." naming the primitive, for the primitives
+// unexportable_primitives() lists, complex values, and opsets outside 13 to 17.
+std::string export_graph(const Graph& g, const ExportOptions& options = {});
+// export_graph written to `path` atomically (the old file or the complete new one).
+void save(const Graph& g, const std::string& path, const ExportOptions& options = {});
+// trace(fn, example_inputs), then save.
+void export_function(const TracedFn& fn, const std::vector<Array>& example_inputs, const std::string& path,
+                     const ExportOptions& options = {});
+// The primitives of ops.def that opsets 13 to 17 cannot express, each with the reason.
+std::map<std::string, std::string> unexportable_primitives();
 
 }  // namespace ivy::onnx
