@@ -361,18 +361,19 @@ std::vector<Array> op_global_lp_pool(const NodeInfo& n, const std::vector<Array>
 }
 
 // ---------------------------------------------------------------- normalization
-// Inference: the given statistics. Training (training_mode=1 from opset 14, is_test=0 before
-// opset 7): the batch's mean and population variance, and from opset 14 the running
-// statistics input * momentum + batch * (1 - momentum) as outputs 1 and 2.
+// Inference: the given statistics. Training (training_mode=1 from opset 14; from 7 to 13, the
+// optional outputs being asked for; is_test=0 before 7): the batch's mean and population
+// variance, the running statistics input * momentum + batch * (1 - momentum) as outputs 1 and
+// 2, and (opsets 7 to 13) the batch's mean and variance as outputs 3 and 4.
 std::vector<Array> op_batch_norm(const NodeInfo& n, const std::vector<Array>& in) {
   need_inputs(n, in, 5, 5);
   const Array& x = in[0];
   if (x.ndim() < 2) n.fail("input of shape " + x.shape().str() + " needs [N, C, ...]");
   const std::int64_t r = x.ndim();
   const double eps = n.f("epsilon", 1e-5);
-  const bool training = n.opset >= 14 ? n.i("training_mode", 0) != 0 : n.opset < 7 && n.i("is_test", 0) == 0;
+  const bool training = n.opset >= 14 ? n.i("training_mode", 0) != 0
+                                      : n.opset < 7 ? n.i("is_test", 0) == 0 : n.n_outputs > 1;
   const bool spatial = n.opset >= 9 || n.i("spatial", 1) != 0;
-  if (n.n_outputs > 1 && n.opset < 14) n.unsupported("training-mode outputs (mean, var, saved_mean, saved_var)");
   if (n.n_outputs > 1 && !training) n.fail("running_mean and running_var are outputs only with training_mode=1");
   const Array scale = per_channel(in[1], r), bias = per_channel(in[2], r);
   if (!training)
@@ -384,7 +385,10 @@ std::vector<Array> op_batch_norm(const NodeInfo& n, const std::vector<Array>& in
   const Array y = (x - m) / sqrt(v + eps) * scale + bias;
   if (n.n_outputs < 2) return {y};
   const double mom = n.f("momentum", 0.9);
-  return {y, in[3] * mom + reshape(m, in[3].shape()) * (1.0 - mom), in[4] * mom + reshape(v, in[4].shape()) * (1.0 - mom)};
+  const Array batch_mean = reshape(m, in[3].shape()), batch_var = reshape(v, in[4].shape());
+  std::vector<Array> out{y, in[3] * mom + batch_mean * (1.0 - mom), in[4] * mom + batch_var * (1.0 - mom)};
+  if (n.opset < 14) out.insert(out.end(), {batch_mean, batch_var});
+  return out;
 }
 
 // Per sample and channel over the spatial axes (population variance).
