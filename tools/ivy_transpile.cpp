@@ -254,6 +254,7 @@ int convert(const std::string& path, const std::string& out, int opset, const st
   ivy::onnx::ExportOptions o;
   o.opset = opset;
   o.input_names = names;
+  o.only_named_initializers = true;
   for (const auto& v : m->outputs()) o.output_names.push_back(v.name);
   for (const auto& [name, a] : m->parameters().flatten()) o.constant_names.emplace_back(a, name);
   for (const auto& [name, a] : m->buffers().flatten()) o.constant_names.emplace_back(a, name);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every model that tests/onnx/export_tests.cpp exported (DIR/<case>/model.onnx with its
 // inputs, ivy's eager outputs and case.json) in onnxruntime, and compares: shapes and dtypes
-// always; values exactly for integers and booleans, within the case's rtol for floats (NaN
+// always; values exactly for integers and booleans, within the case's rtol (and atol, where
+// case.json gives one) for floats (NaN
 // equals NaN, infinities by sign), except for random cases. Exits 1 when any case fails.
 //
 // GAPS (optional) lists the cases onnxruntime has no kernel for (tests/onnx/ort_gaps.txt): those
@@ -28,14 +29,14 @@ function load(file, dtype) {
   return new T(copy.buffer, 0, b.length / T.BYTES_PER_ELEMENT);
 }
 
-function compare(got, want, spec, rtol, random) {
+function compare(got, want, spec, rtol, random, atolGiven) {
   if (got.type !== spec.dtype) return `dtype ${got.type}, ivy ${spec.dtype}`;
   const dims = Array.from(got.dims).map(Number);
   if (JSON.stringify(dims) !== JSON.stringify(spec.dims)) return `dims [${dims}], ivy [${spec.dims}]`;
   if (random) return null;
   const g = got.data;
   const floating = spec.dtype === 'float32' || spec.dtype === 'float64';
-  const atol = spec.dtype === 'float64' ? 1e-12 : 1e-6;
+  const atol = atolGiven !== undefined ? atolGiven : spec.dtype === 'float64' ? 1e-12 : 1e-6;
   for (let i = 0; i < want.length; ++i) {
     const a = g[i], b = want[i];
     if (!floating) {
@@ -80,7 +81,7 @@ async function main() {
       if (gap) failures.push(`${name}: runs in onnxruntime now: remove it from the list of gaps`);
       (meta.outputs || []).forEach((spec, i) => {
         const want = load(path.join(d, `out_${i}.bin`), spec.dtype);
-        const why = compare(out[spec.name], want, spec, meta.rtol, meta.random);
+        const why = compare(out[spec.name], want, spec, meta.rtol, meta.random, meta.atol);
         if (why) failures.push(`${name}: output ${i}: ${why}`);
       });
     } catch (e) {

@@ -139,6 +139,18 @@ class Builder {
     if (name.empty()) cache_.emplace(std::move(key), n);
     return n;
   }
+  // The same data as a Constant node (not an initializer: importers do not take it for a variable).
+  std::string constant_node(const void* data, DType d, const Shape& shape) {
+    return op("Constant", {}, [&](::onnx::NodeProto& n) {
+      auto* a = n.add_attribute();
+      a->set_name("value");
+      a->set_type(::onnx::AttributeProto::TENSOR);
+      auto* t = a->mutable_t();
+      t->set_data_type(onnx_code(d));
+      for (auto s : shape) t->add_dims(s);
+      t->set_raw_data(std::string(static_cast<const char*>(data), static_cast<std::size_t>(shape.numel()) * itemsize(d)));
+    });
+  }
   std::string ints(const I64s& v) { return tensor(v.data(), DType::int64, Shape{static_cast<std::int64_t>(v.size())}); }
   std::string int_scalar(std::int64_t v) { return tensor(&v, DType::int64, Shape{}); }
   // A 0-d constant of dtype d holding v (converted as a C++ cast would).
@@ -1193,9 +1205,13 @@ std::string export_graph(const Graph& g, const ExportOptions& options) {
     std::string want;
     for (const auto& [arr, nm] : options.constant_names)
       if (arr.impl() == a.impl()) want = nm;
-    const std::string nm = unique_name(want, taken, "const_" + std::to_string(i));
     std::vector<unsigned char> bytes(static_cast<std::size_t>(a.size()) * itemsize(a.dtype()));
     if (!bytes.empty()) copy_to_host(a, bytes.data());
+    if (options.only_named_initializers && want.empty()) {
+      names[static_cast<std::size_t>(id)] = b.constant_node(bytes.data(), a.dtype(), a.shape());
+      continue;
+    }
+    const std::string nm = unique_name(want, taken, "const_" + std::to_string(i));
     names[static_cast<std::size_t>(id)] = b.tensor(bytes.data(), a.dtype(), a.shape(), nm);
   }
   for (const auto& n : g.nodes) {

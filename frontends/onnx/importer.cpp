@@ -66,6 +66,9 @@ const std::vector<OpEntry>& op_table() {
     add_rnn_ops(t);
     add_misc_ops(t);
     add_random_ops(t);
+    add_quant_ops(t);
+    add_training_ops(t);
+    add_signal_ops(t);
     return t;
   }();
   return table;

@@ -79,6 +79,9 @@ void add_sequence_ops(std::vector<OpEntry>& table);
 void add_rnn_ops(std::vector<OpEntry>& table);
 void add_misc_ops(std::vector<OpEntry>& table);
 void add_random_ops(std::vector<OpEntry>& table);
+void add_quant_ops(std::vector<OpEntry>& table);
+void add_training_ops(std::vector<OpEntry>& table);
+void add_signal_ops(std::vector<OpEntry>& table);
 
 // Helpers the operator functions share (frontends/onnx/op_helpers.cpp).
 // The number of inputs must be in [lo, hi] (hi < 0: no upper bound); inputs below lo must be

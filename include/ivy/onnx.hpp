@@ -136,6 +136,9 @@ struct ExportOptions {
   // Names for captured constants (the initializers), matched by array identity: an imported
   // model's parameters keep their names this way. Others are const_0, const_1, ...
   std::vector<std::pair<Array, std::string>> constant_names;
+  // true: only the constants constant_names names become initializers (what an importer treats
+  // as the model's variables), the others Constant nodes; false: every constant is one.
+  bool only_named_initializers = false;
   std::string graph_name = "ivy";
 };
 

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -86,6 +87,67 @@ TEST_P(RealModels, OutputsEqualPyTorchsAtBatch1And8) {
     }
   }
   EXPECT_EQ(checked, 22);  // 11 exported models x 2 batch sizes
+}
+
+void write_bytes(const std::string& path, const Array& a) {
+  std::vector<unsigned char> b(static_cast<std::size_t>(a.size()) * ivy::itemsize(a.dtype()));
+  if (!b.empty()) ivy::copy_to_host(a, b.data());
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+// Each inference model imported, then compiled (ivy::compile of its run) and exported again
+// (traced at batch 8, written at its opset with the initializers' names): both give PyTorch's
+// outputs, the exported one also when imported again; the exported files go to
+// $IVY_REAL_EXPORT_DIR for onnxruntime (tools/onnx_ort_check.js, the ctest onnx_real_models_ort).
+TEST_P(RealModels, CompiledAndExportedModelsGivePyTorchsOutputs) {
+  const auto idx = index_json();
+  const ivy::Backend b(GetParam());
+  const char* ort_dir = std::getenv("IVY_REAL_EXPORT_DIR");
+  int checked = 0;
+  for (const auto& m : idx["models"]) {
+    if (m["training"].get<bool>()) continue;
+    const std::string name = m["name"];
+    ivy::onnx::ImportOptions o;
+    o.backend = b;
+    auto model = ivy::onnx::load(dir() + "/" + m["file"].get<std::string>(), o);
+    const auto& c = m["cases"][1];  // batch 8
+    Array x = read_f32(c["input"], c["input_shape"], b);
+    Array want = read_f32(c["output"], c["output_shape"], b);
+    auto run = [&](const std::vector<Array>& in) { return model->run(in); };
+    ivy::CompiledFunction compiled = ivy::compile(run);
+    const double wc = worst(compiled({x})[0], want, 1e-4, 1e-4);
+    EXPECT_LE(wc, 1.0) << name << " compiled on " << GetParam() << ": worst error " << wc << " times the tolerance";
+    ivy::onnx::ExportOptions eo;
+    eo.opset = m["opset"].get<int>();
+    eo.input_names = {"x"};
+    eo.output_names = {"y"};
+    eo.only_named_initializers = true;
+    for (const auto& [pname, a] : model->parameters().flatten()) eo.constant_names.emplace_back(a, pname);
+    for (const auto& [pname, a] : model->buffers().flatten()) eo.constant_names.emplace_back(a, pname);
+    const std::string bytes = ivy::onnx::export_graph(ivy::trace(run, {x}), eo);
+    auto again = ivy::onnx::load_from_bytes(bytes, o);
+    EXPECT_EQ(again->num_parameters(), model->num_parameters()) << name;
+    const double we = worst(again->run({x})[0], want, 1e-4, 1e-4);
+    EXPECT_LE(we, 1.0) << name << " exported and imported again on " << GetParam() << ": worst error " << we << " times the tolerance";
+    if (ort_dir && GetParam() == "xtensor") {
+      const std::string d = std::string(ort_dir) + "/" + name;
+      std::filesystem::create_directories(d);
+      std::ofstream(d + "/model.onnx", std::ios::binary) << bytes;
+      write_bytes(d + "/in_0.bin", x);
+      write_bytes(d + "/out_0.bin", want);
+      double top = 0;
+      for (double v : ivy::astype(want, ivy::DType::float64).to_vector<double>()) top = std::max(top, std::abs(v));
+      nlohmann::json j;
+      j["rtol"] = 1e-4;
+      j["atol"] = 1e-4 * top;
+      j["random"] = false;
+      j["inputs"].push_back({{"name", "x"}, {"dtype", "float32"}, {"dims", c["input_shape"]}});
+      j["outputs"].push_back({{"name", "y"}, {"dtype", "float32"}, {"dims", c["output_shape"]}});
+      std::ofstream(d + "/case.json") << j.dump(1);
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 10);
 }
 
 TEST_P(RealModels, FineTuningFollowsPyTorch) {
