@@ -10,6 +10,9 @@
 namespace ivy_py {
 void bind_autodiff(py::module_& m);  // python/src/autodiff.cpp
 void bind_nn(py::module_& m);        // python/src/nn.cpp (_ivy.nn and Container)
+#ifdef IVY_PY_ONNX
+void bind_onnx(py::module_& m);      // python/src/onnx.cpp (_ivy.onnx)
+#endif
 namespace {
 
 using ivy::Array;
@@ -383,5 +386,8 @@ PYBIND11_MODULE(_ivy, m) {
   bind_trace(m);
   bind_autodiff(m);
   bind_nn(m);
+#ifdef IVY_PY_ONNX
+  bind_onnx(m);
+#endif
   m.attr("kMaxRank") = ivy::kMaxRank;
 }
