@@ -20,6 +20,14 @@ using Ints = std::vector<std::int64_t>;
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+// [1, .., len, .., 1] of the given rank, len at axis `at`.
+Shape unit_shape(std::int64_t rank, std::int64_t at, std::int64_t len) {
+  Shape s;
+  s.resize(static_cast<std::size_t>(rank), 1);
+  s[static_cast<std::size_t>(at)] = len;
+  return s;
+}
+
 bool present(const Arrays& in, std::size_t i) { return in.size() > i && in[i].defined(); }
 
 // The saturation range of a quantized dtype.
@@ -48,19 +56,17 @@ Array scalar_param(const NodeInfo& n, const Array& p, const char* what) {
   return reshape(p, Shape{});
 }
 
-// A quantization parameter against x: a scalar (per tensor) stays 0-d; a 1-D one of
-// x.shape[axis] elements (per axis, opset 13) becomes [1, .., L, .., 1] of x's rank.
-Array axis_param(const NodeInfo& n, const Array& p, const Array& x, std::int64_t axis, const char* what) {
-  if (p.ndim() == 0) return p;
-  if (n.since < 13 || p.ndim() != 1) return scalar_param(n, p, what);
-  if (x.ndim() == 0) return scalar_param(n, p, what);
+// A quantization parameter against x: one value (per tensor) becomes 0-d; from opset 13 a
+// 1-D one of x.shape[axis] values (per axis) becomes [1, .., L, .., 1] of x's rank. The axis
+// attribute is normalized only when a parameter is per axis.
+Array axis_param(const NodeInfo& n, const Array& p, const Array& x, const char* what) {
+  if (p.size() == 1 || n.since < 13 || p.ndim() != 1 || x.ndim() == 0) return scalar_param(n, p, what);
+  const std::int64_t axis = norm_axis(n, n.i("axis", 1), x.ndim());
   const std::int64_t len = x.shape()[static_cast<std::size_t>(axis)];
-  if (p.shape()[0] != len && p.shape()[0] != 1)
+  if (p.shape()[0] != len)
     n.fail(std::string(what) + " of shape " + p.shape().str() + " needs " + str(len) + " values along axis " +
            str(axis) + " of x's shape " + x.shape().str());
-  Shape s(static_cast<std::size_t>(x.ndim()), 1);
-  s[static_cast<std::size_t>(axis)] = p.shape()[0];
-  return reshape(p, s);
+  return reshape(p, unit_shape(x.ndim(), axis, len));
 }
 
 // round(v) + zp saturated to [lo, hi] and cast to the quantized dtype d; v floating.
@@ -86,14 +92,13 @@ Arrays quantize_op(const NodeInfo& n, const Arrays& in) {
   if (is_complex(x.dtype()) || x.dtype() == bool_)
     n.fail(std::string("x must be real, got ") + dtype_name(x.dtype()));
   need_float(n, in[1], "y_scale");
-  const std::int64_t axis = n.since >= 13 ? norm_axis(n, n.i("axis", 1), x.ndim()) : 0;
   const DType c = quotient_dtype(x.dtype());
-  Array scale = astype(axis_param(n, in[1], x, axis, "y_scale"), c);
+  Array scale = astype(axis_param(n, in[1], x, "y_scale"), c);
   Array zp;
   DType out = uint8;
   if (present(in, 2)) {
     need_int(n, in[2], "y_zero_point");
-    zp = axis_param(n, in[2], x, axis, "y_zero_point");
+    zp = axis_param(n, in[2], x, "y_zero_point");
     out = zp.dtype();
   }
   const auto r = range_of(n, out, "y_zero_point");
@@ -108,14 +113,13 @@ Arrays dequantize_op(const NodeInfo& n, const Arrays& in) {
   const Array& x = in[0];
   need_int(n, x, "x");
   need_float(n, in[1], "x_scale");
-  const std::int64_t axis = n.since >= 13 ? norm_axis(n, n.i("axis", 1), x.ndim()) : 0;
-  Array scale = axis_param(n, in[1], x, axis, "x_scale");
+  Array scale = axis_param(n, in[1], x, "x_scale");
   Array d = astype(x, int64);
   if (present(in, 2)) {
     need_int(n, in[2], "x_zero_point");
     if (in[2].dtype() != x.dtype())
       n.fail(std::string("x_zero_point has dtype ") + dtype_name(in[2].dtype()) + ", x " + dtype_name(x.dtype()));
-    d = d - astype(axis_param(n, in[2], x, axis, "x_zero_point"), int64);
+    d = d - astype(axis_param(n, in[2], x, "x_zero_point"), int64);
   }
   return {astype(d, scale.dtype()) * scale};
 }
@@ -145,7 +149,11 @@ Arrays dynamic_quantize_op(const NodeInfo& n, const Arrays& in) {
 // A per-spatial-axis attribute: `def` on every axis when absent, else exactly d values.
 Dims per_axis(const NodeInfo& n, const char* name, std::int64_t d, std::int64_t def) {
   const Ints v = n.ints(name, Ints{});
-  if (v.empty()) return Dims(static_cast<std::size_t>(d), def);
+  if (v.empty()) {
+    Dims r;
+    r.resize(static_cast<std::size_t>(d), def);
+    return r;
+  }
   if (static_cast<std::int64_t>(v.size()) != d)
     n.fail(std::string(name) + " has " + str(static_cast<std::int64_t>(v.size())) + " values for " + str(d) +
            " spatial axes");
@@ -200,9 +208,7 @@ Array centered_weight(const NodeInfo& n, const Array& w, const Array& zp, const 
   if (zp.ndim() != 1 || zp.shape()[0] != w.shape()[0])
     n.fail(std::string(what) + " of shape " + zp.shape().str() + " needs 1 or " + str(w.shape()[0]) +
            " values for the weight of shape " + w.shape().str());
-  Shape s(static_cast<std::size_t>(w.ndim()), 1);
-  s[0] = w.shape()[0];
-  return r - astype(reshape(zp, s), float64);
+  return r - astype(reshape(zp, unit_shape(w.ndim(), 0, w.shape()[0])), float64);
 }
 
 // The convolution of the centered x and w (plus an optional int32 bias), exact in float64.
@@ -270,9 +276,7 @@ Arrays qlinear_conv_op(const NodeInfo& n, const Arrays& in) {
   } else {
     if (ws.ndim() != 1 || ws.shape()[0] != w.shape()[0])
       n.fail("w_scale of shape " + ws.shape().str() + " needs 1 or " + str(w.shape()[0]) + " values");
-    Shape s(static_cast<std::size_t>(acc.ndim()), 1);
-    s[1] = ws.shape()[0];
-    ws = reshape(ws, s);
+    ws = reshape(ws, unit_shape(acc.ndim(), 1, ws.shape()[0]));
   }
   const Array yzp = scalar_param(n, in[7], "y_zero_point");
   const auto r = range_of(n, yzp.dtype(), "y_zero_point");
