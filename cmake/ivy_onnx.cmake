@@ -21,7 +21,10 @@ if(IVY_WITH_ONNX)
       frontends/onnx/ops_sequence.cpp
       frontends/onnx/ops_rnn.cpp
       frontends/onnx/ops_misc.cpp
-      frontends/onnx/ops_random.cpp)
+      frontends/onnx/ops_random.cpp
+      frontends/onnx/ops_quant.cpp
+      frontends/onnx/ops_training.cpp
+      frontends/onnx/ops_signal.cpp)
     add_library(ivy::onnx ALIAS ivy_onnx)
     set_target_properties(ivy_onnx PROPERTIES EXPORT_NAME onnx INSTALL_RPATH_USE_LINK_PATH TRUE)
     target_link_libraries(ivy_onnx PUBLIC ivy PRIVATE onnx)
