@@ -478,13 +478,23 @@ std::map<std::string, int> Model::operator_counts() const {
   count_operators(*program_, counts);
   return counts;
 }
-bool Model::has_random_operators() const {
-  for (const auto& [op, n] : operator_counts())
-    if (op == "RandomUniform" || op == "RandomNormal" || op == "RandomUniformLike" || op == "RandomNormalLike" ||
-        op == "Bernoulli" || op == "Multinomial")
+namespace {
+// Random draws: the random operators, and Dropout given a training_mode input (its value
+// decides at run time).
+bool any_random(const detail::Program& p) {
+  for (const auto& b : p.nodes) {
+    const std::string& op = b.info.op_type;
+    if (b.info.domain.empty() && (op == "RandomUniform" || op == "RandomNormal" || op == "RandomUniformLike" ||
+                                  op == "RandomNormalLike" || op == "Bernoulli" || op == "Multinomial" ||
+                                  (op == "Dropout" && b.inputs.size() > 2 && !b.inputs[2].empty())))
       return true;
+    for (const auto& [name, g] : b.graphs)
+      if (any_random(*g)) return true;
+  }
   return false;
 }
+}  // namespace
+bool Model::has_random_operators() const { return any_random(*program_); }
 std::string Model::describe() const {
   return "onnx opset " + std::to_string(program_->opset) + ", " + std::to_string(program_->nodes.size()) + " nodes";
 }

@@ -287,15 +287,21 @@ Array column_major(const Array& idx, const Shape& xs) {
 
 std::vector<Array> op_max_pool(const NodeInfo& n, const std::vector<Array>& in) {
   need_inputs(n, in, 1, 1);
-  const Array& x = in[0];
+  // integers (int8, uint8 from opset 12) pool exactly in float64 and are cast back
+  const bool integer = is_integer(in[0].dtype());
+  const Array x = integer ? astype(in[0], float64) : in[0];
   const PoolSetup s = pool_setup(n, x);
   nn::PoolOptions o;
   o.strides = s.strides;
   o.dilations = s.dilations;
   o.padding = s.pads;
   o.ceil_mode = n.i("ceil_mode", 0) != 0;
-  if (n.n_outputs < 2) return {nn::max_pool(x, s.kernel, o)};
+  if (n.n_outputs < 2) {
+    Array y = nn::max_pool(x, s.kernel, o);
+    return {integer ? astype(y, in[0].dtype()) : y};
+  }
   auto [y, idx] = nn::max_pool_with_indices(x, s.kernel, o);
+  if (integer) y = astype(y, in[0].dtype());
   if (n.i("storage_order", 0) != 0) idx = column_major(idx, x.shape());
   return {y, idx};
 }
@@ -495,6 +501,8 @@ std::vector<Array> op_softmax(const NodeInfo& n, const std::vector<Array>& in) {
 
 // ---------------------------------------------------------------- shape-like operators
 // Inference identity; the mask (when named) is all true (bool from opset 10, x's dtype before).
+// Training (training_mode true from opset 12, is_test=0 before 7): each element kept with
+// probability 1 - ratio and scaled by 1 / (1 - ratio), the mask from the backend's generator.
 std::vector<Array> op_dropout(const NodeInfo& n, const std::vector<Array>& in) {
   need_inputs(n, in, 1, n.opset >= 12 ? 3 : 1);
   const Array& x = in[0];
@@ -504,7 +512,14 @@ std::vector<Array> op_dropout(const NodeInfo& n, const std::vector<Array>& in) {
     ratio = in.size() > 1 && in[1].defined() ? float_values(n, in[1], "ratio").at(0) : 0.5;
     training = in.size() > 2 && in[2].defined() && int_values(n, astype(in[2], int64), "training_mode").at(0) != 0;
   }
-  if (training && ratio > 0) n.unsupported("training-mode dropout (random masks)");
+  if (!(ratio >= 0 && ratio < 1)) n.fail("ratio " + std::to_string(ratio) + " must be in [0, 1)");
+  if (training && ratio > 0) {
+    if (!is_real_floating(x.dtype())) n.fail(std::string("training-mode dropout of a ") + dtype_name(x.dtype()) + " input");
+    const Array keep = greater_equal(random_uniform(0.0, 1.0, x.shape(), x.dtype(), Device{}, x.backend()), asarray(ratio, x.dtype()));
+    const Array y = where(keep, x / (1.0 - ratio), zeros_like(x));
+    if (n.n_outputs < 2) return {y};
+    return {y, n.opset >= 10 ? keep : astype(keep, x.dtype())};
+  }
   if (n.n_outputs < 2) return {x};
   return {x, n.opset >= 10 ? full_like(x, Scalar(true), bool_) : full_like(x, Scalar(1), x.dtype())};
 }

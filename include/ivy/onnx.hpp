@@ -84,8 +84,8 @@ class Model : public nn::Module {
   // How many nodes of each operator the model has, its subgraphs' included ("Conv", or
   // "domain.Op" outside the default domain).
   std::map<std::string, int> operator_counts() const;
-  // The operators whose results are random draws (RandomUniform, Bernoulli, ...): such a
-  // model's outputs can be compared by shape and dtype only.
+  // True when the model draws random numbers (RandomUniform, Bernoulli, ..., Dropout given a
+  // training_mode input): its outputs can be compared by shape and dtype only.
   bool has_random_operators() const;
 
   // Every output, for the inputs in the order of inputs(); optional trailing inputs may be
