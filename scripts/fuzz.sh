@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs a libFuzzer harness for SECONDS (default 60) with ASan and UBSan: the harness and the
+# code it parses with (frontends/onnx) are compiled by clang-14 with -fsanitize=fuzzer; libivy
+# comes from the gcc build (BUILD, default build/; run scripts/test.sh or cmake --build first).
+# The seed corpus is the committed tests/fuzz/corpus/TARGET plus, for onnx_import, the models of
+# ONNX's test data; new inputs go to BUILD/fuzz/TARGET/corpus, crash reproducers to
+# BUILD/fuzz/TARGET/ (commit them to tests/fuzz/corpus/TARGET: the ctest fuzz_TARGET runs them).
+# Limits: -rss_limit_mb=2048, -timeout=10 per input.
+#   scripts/fuzz.sh onnx_import 1800 [BUILD]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS] [BUILD]}
+seconds=${2:-60}
+build=${3:-build}
+out=$build/fuzz/$target
+mkdir -p "$out/corpus" "$out/seeds"
+case $target in
+  onnx_import)
+    sources=(tests/fuzz/onnx_import_fuzz.cpp frontends/onnx/*.cpp)
+    libs=(-L"$build" -livy -lonnx -lonnx_proto -lprotobuf -Wl,-rpath,"$(cd "$build" && pwd)")
+    for m in /usr/share/libonnx-testdata/data/node/*/model.onnx; do
+      cp "$m" "$out/seeds/$(basename "$(dirname "$m")").onnx"
+    done
+    ;;
+  *) echo "scripts/fuzz.sh: no harness named $target (onnx_import)" >&2; exit 2 ;;
+esac
+flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+       -DONNX_ML=1 -DONNX_NAMESPACE=onnx -DIVY_HAS_ONNX -Iinclude -Isrc -Ifrontends/onnx)
+echo "== fuzz $target: compiling with clang++-14 (${#sources[@]} files)"
+clang++-14 "${flags[@]}" "${sources[@]}" "${libs[@]}" -o "$out/fuzzer"
+echo "== fuzz $target: $seconds s"
+ASAN_OPTIONS=detect_leaks=1 "$out/fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  -artifact_prefix="$out/" -print_final_stats=1 "$out/corpus" "$out/seeds" tests/fuzz/corpus/"$target"
