@@ -941,3 +941,15 @@ TEST(CoreSpellings, LongLongReadsAndStringBackendNames) {
 }
 
 }  // namespace
+
+// A Scalar made from a double keeps an int64 view: NaN is 0 and out-of-range values saturate
+// (a plain cast of those is undefined behaviour; fuzzing the ONNX importer found one).
+TEST(Core, ScalarFromOutOfRangeFloatSaturates) {
+  EXPECT_EQ(ivy::Scalar(1e300).i, INT64_MAX);
+  EXPECT_EQ(ivy::Scalar(-1e300).i, INT64_MIN);
+  EXPECT_EQ(ivy::Scalar(std::nan("")).i, 0);
+  EXPECT_EQ(ivy::Scalar(9.2233720368547758e18).i, INT64_MAX);
+  EXPECT_EQ(ivy::Scalar(-2.5).i, -2);
+  EXPECT_EQ(ivy::Scalar(std::complex<double>(3e20, 1)).i, INT64_MAX);
+  EXPECT_EQ(ivy::Scalar(2.0f).kind, ivy::Scalar::Float);
+}

@@ -179,7 +179,8 @@ std::vector<Array> op_reshape(const NodeInfo& n, const Arrays& in) {
       n.fail("shape " + str(target) + " has a negative dim");
     }
     out.push_back(d);
-    if (static_cast<I64>(i) != infer) known *= d;
+    if (static_cast<I64>(i) != infer && __builtin_mul_overflow(known, d, &known))
+      n.fail("shape " + str(target) + " has more elements than int64 can count");
   }
   if (infer >= 0) {  // -1 takes what the other dims leave
     if (known == 0 || x.size() % known != 0)

@@ -274,15 +274,23 @@ struct Scalar {
   std::complex<double> c{};
 
   Scalar() = default;
+  // A double's integer part as int64: NaN is 0, values beyond int64's range saturate (a plain
+  // cast of those is undefined behaviour).
+  static constexpr std::int64_t saturating_int(double v) {
+    if (v != v) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return static_cast<std::int64_t>(v);
+  }
   Scalar(bool v) : kind(Bool), b(v), i(v), d(v), c(v) {}
   template <class T>
     requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
   Scalar(T v) : kind(Int), b(v != 0), i(static_cast<std::int64_t>(v)), d(static_cast<double>(v)), c(static_cast<double>(v)) {}
   template <class T>
     requires std::is_floating_point_v<T>
-  Scalar(T v) : kind(Float), b(v != 0), i(static_cast<std::int64_t>(v)), d(static_cast<double>(v)), c(static_cast<double>(v)) {}
+  Scalar(T v) : kind(Float), b(v != 0), i(saturating_int(static_cast<double>(v))), d(static_cast<double>(v)), c(static_cast<double>(v)) {}
   template <class T>
-  Scalar(std::complex<T> v) : kind(Complex), b(v != std::complex<T>{}), i(static_cast<std::int64_t>(v.real())), d(v.real()), c(v) {}
+  Scalar(std::complex<T> v) : kind(Complex), b(v != std::complex<T>{}), i(saturating_int(static_cast<double>(v.real()))), d(v.real()), c(v) {}
   std::string str() const;
   friend bool operator==(const Scalar& a, const Scalar& b) { return a.kind == b.kind && a.c == b.c && a.i == b.i; }
 };

@@ -111,9 +111,9 @@ class Model : public nn::Module {
   std::vector<const Array*> initializer_values_;
 };
 
-// Imports a model file (protobuf ONNX): the file is checked (onnx::checker), shapes are
-// inferred where ONNX can, and every node must map to an operator function; all the nodes
-// that do not are listed in one NotImplementedError.
+// Imports a model file (protobuf ONNX): the file is checked (onnx::checker), and every node
+// must map to an operator function; all the nodes that do not are listed in one
+// NotImplementedError.
 std::shared_ptr<Model> load(const std::string& path, const ImportOptions& options = {});
 std::shared_ptr<Model> load_from_bytes(const std::string& bytes, const ImportOptions& options = {});
 
