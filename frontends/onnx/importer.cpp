@@ -578,11 +578,11 @@ std::vector<Value> run_loop(const BoundNode& b, const std::vector<Value>& in, co
     args.insert(args.end(), carried.begin(), carried.end());
     std::vector<Value> out = call_graph(b, "body", args, scope);
     if (out.size() < 1 + carried.size()) b.info.fail("the body returns too few outputs");
-    cond = truth(b, out[0].tensor);
+    cond = truth(b, tensor_arg(b, out, 0, "the body's condition"));
     for (std::size_t k = 0; k < carried.size(); ++k) carried[k] = out[1 + k];
     const std::size_t n_scan = out.size() - 1 - carried.size();
     scans.resize(n_scan);
-    for (std::size_t k = 0; k < n_scan; ++k) scans[k].push_back(out[1 + carried.size() + k].tensor);
+    for (std::size_t k = 0; k < n_scan; ++k) scans[k].push_back(tensor_arg(b, out, 1 + carried.size() + k, "a scan output"));
     if (!has_m && !has_cond) b.info.fail("a loop with neither a trip count nor a condition never ends");
   }
   std::vector<Value> r = carried;
@@ -618,10 +618,14 @@ std::vector<Value> run_scan(const BoundNode& b, const std::vector<Value>& in, co
       args.push_back(Value::of(take(xs[static_cast<std::size_t>(k)], asarray(at), axes[static_cast<std::size_t>(k)])));
     }
     std::vector<Value> out = call_graph(b, "body", args, scope);
+    if (out.size() < static_cast<std::size_t>(n_state))
+      b.info.fail("the body gives " + std::to_string(out.size()) + " outputs for " + std::to_string(n_state) + " state variables");
     for (std::int64_t k = 0; k < n_state; ++k) states[static_cast<std::size_t>(k)] = out[static_cast<std::size_t>(k)];
     outs.resize(out.size() - static_cast<std::size_t>(n_state));
-    for (std::size_t k = 0; k < outs.size(); ++k) outs[k].push_back(out[static_cast<std::size_t>(n_state) + k].tensor);
+    for (std::size_t k = 0; k < outs.size(); ++k) outs[k].push_back(tensor_arg(b, out, static_cast<std::size_t>(n_state) + k, "a scan output"));
   }
+  if (b.info.n_outputs < n_state)
+    b.info.fail(std::to_string(b.info.n_outputs) + " outputs for " + std::to_string(n_state) + " state variables");
   const std::size_t n_out = static_cast<std::size_t>(b.info.n_outputs) - static_cast<std::size_t>(n_state);
   const std::vector<std::int64_t> out_axes = b.info.ints("scan_output_axes", std::vector<std::int64_t>(n_out, 0));
   const std::vector<std::int64_t> out_dirs = b.info.ints("scan_output_directions", std::vector<std::int64_t>(n_out, 0));
@@ -656,7 +660,7 @@ std::vector<Value> run_sequence_map(const BoundNode& b, const std::vector<Value>
       }
     }
     std::vector<Value> out = call_graph(b, "body", args, scope);
-    for (std::size_t k = 0; k < outs.size() && k < out.size(); ++k) outs[k].push_back(out[k].tensor);
+    for (std::size_t k = 0; k < outs.size() && k < out.size(); ++k) outs[k].push_back(tensor_arg(b, out, k, "an output of the body"));
   }
   std::vector<Value> r;
   for (auto& o : outs) r.push_back(Value::of_sequence(std::move(o)));

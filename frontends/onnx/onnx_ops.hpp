@@ -95,6 +95,9 @@ std::vector<double> float_values(const NodeInfo& n, const Array& a, const char* 
 std::int64_t norm_axis(const NodeInfo& n, std::int64_t axis, std::int64_t rank);
 // An int64 1-d array on x's backend.
 Array int64_array(const std::vector<std::int64_t>& v, const Array& like);
+// A size computed from a model's values (a floor or ceil already taken) as an element count:
+// non-negative, finite and at most 2^40 (1 Ti elements), else an error naming `what`.
+std::int64_t size_from_value(const NodeInfo& n, double v, const char* what);
 // The ONNX TensorProto.DataType code of a dtype and back (errors name the node).
 DType dtype_of_code(const NodeInfo& n, std::int64_t code);
 

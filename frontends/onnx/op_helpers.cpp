@@ -102,6 +102,12 @@ Array int64_array(const std::vector<std::int64_t>& v, const Array& like) {
                  like.device(), like.backend());
 }
 
+std::int64_t size_from_value(const NodeInfo& n, double v, const char* what) {
+  constexpr double kMax = 1099511627776.0;  // 2^40
+  if (!(v >= 0 && v <= kMax)) n.fail(std::string(what) + " " + std::to_string(v) + " is not a size in [0, 2^40]");
+  return static_cast<std::int64_t>(v);
+}
+
 DType dtype_of_code(const NodeInfo& n, std::int64_t code) {
   // TensorProto.DataType: 1 float, 2 uint8, 3 int8, 4 uint16, 5 int16, 6 int32, 7 int64,
   // 8 string, 9 bool, 10 float16, 11 double, 12 uint32, 13 uint64, 14 complex64,

@@ -164,7 +164,7 @@ Arrays op_resize(const NodeInfo& n, const Arrays& in) {
       double len = static_cast<double>(x.shape()[ax]);
       if (!roi.empty() && n.s("coordinate_transformation_mode", "") == "tf_crop_and_resize")
         len *= roi[static_cast<std::size_t>(ax + r)] - roi[static_cast<std::size_t>(ax)];
-      sizes.push_back(static_cast<std::int64_t>(std::floor(len * s)));
+      sizes.push_back(size_from_value(n, std::floor(len * s), "the resized length"));
     }
   } else {
     if (static_cast<std::int64_t>(sizes.size()) != r)
@@ -184,7 +184,7 @@ Arrays op_upsample(const NodeInfo& n, const Arrays& in) {
   std::vector<std::int64_t> sizes;
   for (std::int64_t ax = 0; ax < in[0].ndim(); ++ax) {
     if (static_cast<std::int64_t>(scales.size()) != in[0].ndim()) n.fail("scales must have one value per axis");
-    sizes.push_back(static_cast<std::int64_t>(std::floor(static_cast<double>(in[0].shape()[ax]) * scales[static_cast<std::size_t>(ax)])));
+    sizes.push_back(size_from_value(n, std::floor(static_cast<double>(in[0].shape()[ax]) * scales[static_cast<std::size_t>(ax)]), "the resized length"));
   }
   return {resize(n, in[0], sizes, scales, {})};
 }

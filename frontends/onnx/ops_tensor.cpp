@@ -510,7 +510,7 @@ std::vector<Array> op_range(const NodeInfo& n, const Arrays& in) {
                d = float_values(n, in[2], "delta")[0];
   const double c = std::ceil((l - s) / d);
   if (d == 0 || !std::isfinite(c)) n.fail("start, limit and delta give no finite count");
-  const I64 count = std::max<I64>(static_cast<I64>(c), 0);
+  const I64 count = size_from_value(n, std::max(c, 0.0), "the element count");
   return {astype(astype(arange_i64(count, like), float64) * Scalar(d) + Scalar(s), dt)};
 }
 
