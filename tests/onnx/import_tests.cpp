@@ -216,6 +216,19 @@ TEST_P(OnnxImport, ExternalDataStaysInTheModelsFolder) {
   fs::remove_all(dir);
 }
 
+// An imported model compiles where its shapes are static, and says clearly where they are not.
+TEST_P(OnnxImport, CompileRunsStaticModelsAndNamesDataDependentOnes) {
+  auto lin = ivy::onnx::load(kData + "/pytorch-converted/test_Linear/model.onnx");
+  const ivy::Array x = ivy::reshape(ivy::astype(ivy::arange(0, 40), ivy::float32) * 0.1, {4, 10});
+  ivy::CompiledFunction c = ivy::compile([&](const std::vector<ivy::Array>& in) { return lin->run(in); });
+  EXPECT_TRUE(ivy::array_equal(c({x})[0], lin->run({x})[0]));
+  auto nz = ivy::onnx::load(kData + "/node/test_nonzero_example/model.onnx");
+  ivy::CompiledFunction cn = ivy::compile([&](const std::vector<ivy::Array>& in) { return nz->run(in); });
+  const ivy::Array cond = ivy::asarray(std::vector<bool>{true, false, true, true}, ivy::Shape{2, 2});
+  expect_error<ivy::ValueError>([&] { cn({cond}); }, {"[compile]", "nonzero", "depends on the input's values"});
+  EXPECT_EQ(nz->run({cond})[0].shape().str(), ivy::Shape({2, 3}).str());  // eager runs it
+}
+
 std::vector<std::string> backends() {
   std::vector<std::string> r;
   for (ivy::Backend b : ivy::available_backends()) r.emplace_back(b.name());
