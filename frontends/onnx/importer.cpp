@@ -25,7 +25,9 @@ namespace detail {
 struct Program;
 
 // The control-flow operators, which the evaluator runs itself (their bodies are graphs).
-enum class Control { None, If, Loop, Scan, SequenceMap };
+// (Gradient, of the training domain: derivatives of one graph value with respect to others,
+// computed by ivy's autodiff over the nodes before it.)
+enum class Control { None, If, Loop, Scan, SequenceMap, Gradient };
 
 // A node bound to its operator function, or a control-flow node with its graphs.
 struct BoundNode {
@@ -331,6 +333,7 @@ std::string module_name(const std::string& onnx_name, std::set<std::string>& tak
 using Opsets = std::unordered_map<std::string, int>;
 
 Control control_of(const std::string& domain, const std::string& op, int opset) {
+  if (domain == "ai.onnx.preview.training" && op == "Gradient") return Control::Gradient;
   if (!domain.empty()) return Control::None;
   if (op == "If") return Control::If;
   if (op == "Loop") return Control::Loop;
@@ -676,11 +679,61 @@ const char* type_name(ValueType t) {
   return "?";
 }
 
+void run_nodes(const Program& p, Scope& scope, std::size_t end);
+
+// Gradient: the derivatives of the value named y with respect to the values named xs (the
+// node's inputs, in order), by ivy's autodiff over the graph's nodes before this one: they
+// run again in a scope where xs are the differentiated variables, and y's cotangent is ones
+// (a non-scalar y gives the gradient of its sum).
+std::vector<Value> run_gradient(const Program& p, std::size_t at, const std::vector<Value>& in, const Scope& scope) {
+  const BoundNode& b = p.nodes[at];
+  auto xs_attr = b.info.attrs.find("xs");
+  auto y_attr = b.info.attrs.find("y");
+  if (xs_attr == b.info.attrs.end() || xs_attr->second.kind != Attribute::Strings || y_attr == b.info.attrs.end() ||
+      y_attr->second.kind != Attribute::String)
+    b.info.fail("needs the attributes xs (names) and y (a name)");
+  const std::vector<std::string>& xs = xs_attr->second.strings;
+  const std::string& y = y_attr->second.s;
+  if (b.info.has("zs")) b.info.unsupported("the zs attribute");
+  if (in.size() != xs.size()) b.info.fail(std::to_string(in.size()) + " inputs for " + std::to_string(xs.size()) + " names in xs");
+  std::vector<Array> primals;
+  for (std::size_t i = 0; i < in.size(); ++i) primals.push_back(tensor_arg(b, in, i, "each input"));
+  if (static_cast<std::size_t>(b.info.n_outputs) != xs.size())
+    b.info.fail(std::to_string(b.info.n_outputs) + " outputs for " + std::to_string(xs.size()) + " names in xs");
+  auto f = [&](const std::vector<Array>& xv) {
+    Scope s;
+    s.parent = &scope;
+    for (std::size_t i = 0; i < xs.size(); ++i) s.vars[xs[i]] = Value::of(xv[i]);
+    run_nodes(p, s, at);
+    auto it = s.vars.find(y);
+    if (it == s.vars.end() || it->second.type != ValueType::Tensor)
+      b.info.fail("y '" + y + "' is not a tensor computed from xs by the nodes before it");
+    return std::vector<Array>{it->second.tensor};
+  };
+  VjpResult r = vjp(f, primals);
+  std::vector<Value> out;
+  for (Array& g : r.vjp_fn({ones_like(r.outputs[0])})) out.push_back(Value::of(std::move(g)));
+  return out;
+}
+
 std::vector<Value> eval(const Program& p, Scope& scope) {
+  run_nodes(p, scope, p.nodes.size());
+  std::vector<Value> result;
+  for (const ValueInfo& v : p.outputs) {
+    const Value* x = scope.find(v.name);
+    if (!x) throw ValueError("[onnx.run] the graph output '" + v.name + "' is never computed");
+    result.push_back(*x);
+  }
+  return result;
+}
+
+// The first `end` nodes of p, their outputs into scope (p's constants first).
+void run_nodes(const Program& p, Scope& scope, std::size_t end) {
   for (const auto& [name, a] : p.constants) scope.vars[name] = Value::of(a);
   std::vector<Value> vargs;
   std::vector<Array> args;
-  for (const BoundNode& b : p.nodes) {
+  for (std::size_t index = 0; index < end; ++index) {
+    const BoundNode& b = p.nodes[index];
     vargs.clear();
     for (const std::string& name : b.inputs) {
       if (name.empty()) {
@@ -699,6 +752,7 @@ std::vector<Value> eval(const Program& p, Scope& scope) {
         case Control::Loop: outs = run_loop(b, vargs, scope); break;
         case Control::Scan: outs = run_scan(b, vargs, scope); break;
         case Control::SequenceMap: outs = run_sequence_map(b, vargs, scope); break;
+        case Control::Gradient: outs = run_gradient(p, index, vargs, scope); break;
         case Control::None:
           if (b.vfn) {
             outs = b.vfn(b.info, vargs);
@@ -729,13 +783,6 @@ std::vector<Value> eval(const Program& p, Scope& scope) {
       scope.vars[b.outputs[k]] = outs[k];
     }
   }
-  std::vector<Value> result;
-  for (const ValueInfo& v : p.outputs) {
-    const Value* x = scope.find(v.name);
-    if (!x) throw ValueError("[onnx.run] the graph output '" + v.name + "' is never computed");
-    result.push_back(*x);
-  }
-  return result;
 }
 
 }  // namespace
