@@ -209,6 +209,17 @@ Array to_array(const ::onnx::TensorProto& t, Backend backend, const std::string&
                              std::to_string(raw.size()) + " bytes, the dims and dtype say " + std::to_string(bytes));
     buf.assign(raw.begin(), raw.end());  // x86-64 and ONNX are both little-endian
   } else {
+    // the typed field must hold the dims' count before that many bytes are allocated
+    switch (dt) {
+      case DType::float32: need_count(t.float_data_size(), "float_data"); break;
+      case DType::float64: need_count(t.double_data_size(), "double_data"); break;
+      case DType::int64: need_count(t.int64_data_size(), "int64_data"); break;
+      case DType::uint32:
+      case DType::uint64: need_count(t.uint64_data_size(), "uint64_data"); break;
+      case DType::complex64: need_count(t.float_data_size() / 2, "float_data (pairs)"); break;
+      case DType::complex128: need_count(t.double_data_size() / 2, "double_data (pairs)"); break;
+      default: need_count(t.int32_data_size(), "int32_data"); break;
+    }
     buf.resize(bytes);
     auto put = [&](std::size_t i, const auto& v) { std::memcpy(buf.data() + i * item, &v, item); };
     switch (dt) {
