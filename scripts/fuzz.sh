@@ -5,7 +5,9 @@
 # The seed corpus is the committed tests/fuzz/corpus/TARGET plus, for onnx_import, the models of
 # ONNX's test data; new inputs go to BUILD/fuzz/TARGET/corpus, crash reproducers to
 # BUILD/fuzz/TARGET/ (commit them to tests/fuzz/corpus/TARGET: the ctest fuzz_TARGET runs them).
-# Limits: -rss_limit_mb=2048, -timeout=10 per input.
+# Limits: -rss_limit_mb=2048 (memory really used), -timeout=10 per input. A single request beyond
+# what the machine can give makes the allocator throw (allocator_may_return_null=1), which ivy
+# must turn into an ivy::Error: a model may ask for large results, never crash the caller.
 #   scripts/fuzz.sh onnx_import 1800 [BUILD]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +31,6 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 echo "== fuzz $target: compiling with clang++-14 (${#sources[@]} files)"
 clang++-14 "${flags[@]}" "${sources[@]}" "${libs[@]}" -o "$out/fuzzer"
 echo "== fuzz $target: $seconds s"
-ASAN_OPTIONS=detect_leaks=1 "$out/fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$out/fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 \
+  -malloc_limit_mb=1048576 -timeout=10 \
   -artifact_prefix="$out/" -print_final_stats=1 "$out/corpus" "$out/seeds" tests/fuzz/corpus/"$target"

@@ -63,9 +63,10 @@ finish_npm() {
     echo "ivy: npm reference(s) ${npm_refs[*]} not installed: the checks against them are not configured" >&2
   fi
 }
-# without npm, Debian's nodejs and npm bring it (a machine with another node keeps its own)
-if [ ${#npm_refs[@]} -gt 0 ] && ! command -v npm > /dev/null; then
-  for p in nodejs npm; do installed "$p" || missing_references+=("$p"); done
+# without npm, Debian's npm package brings it (a machine whose nodejs package carries its own
+# npm, as NodeSource's does, keeps that one: Debian's npm would conflict with it)
+if [ ${#npm_refs[@]} -gt 0 ] && ! command -v npm > /dev/null && ! installed npm; then
+  missing_references+=(npm)
 fi
 
 if [ ${#missing[@]} -eq 0 ] && [ ${#missing_references[@]} -eq 0 ]; then

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <new>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -785,6 +786,8 @@ void run_nodes(const Program& p, Scope& scope, std::size_t end) {
     } catch (const Error& e) {
       const std::string w = e.what();
       throw ValueError(w.rfind("[onnx.", 0) == 0 ? w : "[onnx.run] " + b.info.where() + ": " + w);
+    } catch (const std::bad_alloc&) {  // e.g. a ConstantOfShape whose shape input asks for terabytes
+      throw ValueError("[onnx.run] " + b.info.where() + ": out of memory: a result larger than this machine can hold");
     }
     for (std::size_t k = 0; k < b.outputs.size(); ++k) {
       if (b.outputs[k].empty()) continue;
