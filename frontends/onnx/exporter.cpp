@@ -166,21 +166,17 @@ class Builder {
   }
   // A tensor of `shape` filled with v (ConstantOfShape: no data of the size of the result).
   std::string filled(const Shape& shape, double v, DType d) {
-    I64s dims(shape.begin(), shape.end());
-    return op("ConstantOfShape", {ints(dims)}, [&](::onnx::NodeProto& n) {
-      auto* a = n.add_attribute();
-      a->set_name("value");
-      a->set_type(::onnx::AttributeProto::TENSOR);
-      auto* t = a->mutable_t();
-      t->set_data_type(onnx_code(d));
-      t->add_dims(1);
-      unsigned char buf[8] = {};
-      write_element(buf, v, d);
-      t->set_raw_data(std::string(reinterpret_cast<const char*>(buf), itemsize(d)));
-    });
+    unsigned char buf[8] = {};
+    write_element(buf, v, d);
+    return constant_of_shape(shape, buf, d);
   }
   // The same for an integer or bool value, exactly (an int64's bits for any integer dtype).
   std::string filled_int(const Shape& shape, std::int64_t v, DType d) {
+    unsigned char buf[8] = {};
+    write_int(buf, v, d);
+    return constant_of_shape(shape, buf, d);
+  }
+  std::string constant_of_shape(const Shape& shape, const unsigned char* element, DType d) {
     I64s dims(shape.begin(), shape.end());
     return op("ConstantOfShape", {ints(dims)}, [&](::onnx::NodeProto& n) {
       auto* a = n.add_attribute();
@@ -189,9 +185,7 @@ class Builder {
       auto* t = a->mutable_t();
       t->set_data_type(onnx_code(d));
       t->add_dims(1);
-      unsigned char buf[8] = {};
-      write_int(buf, v, d);
-      t->set_raw_data(std::string(reinterpret_cast<const char*>(buf), itemsize(d)));
+      t->set_raw_data(std::string(reinterpret_cast<const char*>(element), itemsize(d)));
     });
   }
   std::string cast(const std::string& x, DType from, DType to) {

@@ -98,6 +98,16 @@ Array int64_array(const std::vector<std::int64_t>& v, const Array& like);
 // A size computed from a model's values (a floor or ceil already taken) as an element count:
 // non-negative, finite and at most 2^40 (1 Ti elements), else an error naming `what`.
 std::int64_t size_from_value(const NodeInfo& n, double v, const char* what);
+// Convolution and pooling attributes (ops_nn.cpp, ops_quant.cpp):
+// a per-spatial-axis attribute: `def` on every axis when absent, else exactly d values;
+Dims per_axis(const NodeInfo& n, const char* name, std::int64_t d, std::int64_t def);
+// (begin, end) padding per axis from auto_pad and pads, for windows spanning `spans` elements
+// moving by `strides` over `sizes` (SAME_*: ceil(size / stride) outputs);
+using Pads = std::vector<std::pair<std::int64_t, std::int64_t>>;
+Pads window_pads(const NodeInfo& n, const Dims& sizes, const Dims& spans, const Dims& strides);
+// window spans dilation * (k - 1) + 1, and the spatial sizes of [N, C, *S].
+Dims spans_of(const Dims& k, const Dims& dil);
+Dims sizes_of(const Array& x);
 // The ONNX TensorProto.DataType code of a dtype and back (errors name the node).
 DType dtype_of_code(const NodeInfo& n, std::int64_t code);
 

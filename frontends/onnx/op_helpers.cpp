@@ -134,4 +134,58 @@ DType dtype_of_code(const NodeInfo& n, std::int64_t code) {
   n.fail("unknown tensor data type " + std::to_string(code));
 }
 
+// A per-spatial-axis attribute: `def` on every axis when absent, else exactly d values.
+Dims per_axis(const NodeInfo& n, const char* name, std::int64_t d, std::int64_t def) {
+  const std::vector<std::int64_t> v = n.ints(name, {});
+  if (v.empty()) {
+    Dims r;
+    for (std::int64_t i = 0; i < d; ++i) r.push_back(def);
+    return r;
+  }
+  if (static_cast<std::int64_t>(v.size()) != d)
+    n.fail(std::string(name) + " has " + std::to_string(v.size()) + " values for " + std::to_string(d) +
+           " spatial axes");
+  return Dims(v.begin(), v.end());
+}
+
+// (begin, end) padding per axis from auto_pad and pads, for windows spanning `spans`
+// elements moving by `strides` over `sizes` (SAME_*: ceil(size / stride) outputs).
+Pads window_pads(const NodeInfo& n, const Dims& sizes, const Dims& spans, const Dims& strides) {
+  const std::size_t d = sizes.size();
+  const std::string mode = n.s("auto_pad", "NOTSET");
+  Pads p(d, {0, 0});
+  if (mode == "NOTSET" || mode.empty()) {
+    const std::vector<std::int64_t> v = n.ints("pads", std::vector<std::int64_t>(2 * d, 0));
+    if (v.size() != 2 * d) n.fail("pads has " + std::to_string(v.size()) + " values for " +
+                                  std::to_string(d) + " spatial axes");
+    for (std::size_t i = 0; i < d; ++i) {
+      if (v[i] < 0 || v[d + i] < 0) n.fail("pads " + Dims(v.begin(), v.end()).str() + " must not be negative");
+      p[i] = {v[i], v[d + i]};
+    }
+  } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
+    for (std::size_t i = 0; i < d; ++i) {
+      const std::int64_t out = (sizes[i] + strides[i] - 1) / strides[i];
+      const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * strides[i] + spans[i] - sizes[i]);
+      const std::int64_t small = total / 2;
+      p[i] = mode == "SAME_UPPER" ? std::pair{small, total - small} : std::pair{total - small, small};
+    }
+  } else if (mode != "VALID") {
+    n.fail("unknown auto_pad \"" + mode + "\"");
+  }
+  return p;
+}
+
+// Window spans dilation * (k - 1) + 1.
+Dims spans_of(const Dims& k, const Dims& dil) {
+  Dims s;
+  for (std::size_t i = 0; i < k.size(); ++i) s.push_back(dil[i] * (k[i] - 1) + 1);
+  return s;
+}
+
+Dims sizes_of(const Array& x) {
+  Dims s;
+  for (std::int64_t i = 2; i < x.ndim(); ++i) s.push_back(x.shape()[i]);
+  return s;
+}
+
 }  // namespace ivy::onnx::detail

@@ -16,7 +16,6 @@ namespace ivy::onnx::detail {
 namespace {
 
 using Ints = std::vector<std::int64_t>;
-using Pads = std::vector<std::pair<std::int64_t, std::int64_t>>;  // (begin, end) per spatial axis
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
@@ -24,20 +23,6 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   const std::int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-// A per-spatial-axis attribute: `def` on every axis when absent, else exactly d values.
-Dims per_axis(const NodeInfo& n, const char* name, std::int64_t d, std::int64_t def) {
-  const Ints v = n.ints(name, Ints{});
-  if (v.empty()) {
-    Dims r;
-    for (std::int64_t i = 0; i < d; ++i) r.push_back(def);
-    return r;
-  }
-  if (static_cast<std::int64_t>(v.size()) != d)
-    n.fail(std::string(name) + " has " + str(static_cast<std::int64_t>(v.size())) + " values for " + str(d) +
-           " spatial axes");
-  return Dims(v.begin(), v.end());
 }
 
 // The spatial axes 2 .. rank-1.
@@ -80,46 +65,6 @@ Dims kernel_of(const NodeInfo& n, const Array& x, const Array& w) {
   if (!ks.empty() && Dims(ks.begin(), ks.end()) != k)
     n.fail("kernel_shape " + Dims(ks.begin(), ks.end()).str() + " differs from the weight's " + w.shape().str());
   return k;
-}
-
-// (begin, end) padding per axis from auto_pad and pads, for windows spanning `spans`
-// elements moving by `strides` over `sizes` (SAME_*: ceil(size / stride) outputs).
-Pads window_pads(const NodeInfo& n, const Dims& sizes, const Dims& spans, const Dims& strides) {
-  const std::size_t d = sizes.size();
-  const std::string mode = n.s("auto_pad", "NOTSET");
-  Pads p(d, {0, 0});
-  if (mode == "NOTSET" || mode.empty()) {
-    const Ints v = n.ints("pads", Ints(2 * d, 0));
-    if (v.size() != 2 * d) n.fail("pads has " + str(static_cast<std::int64_t>(v.size())) + " values for " +
-                                  str(static_cast<std::int64_t>(d)) + " spatial axes");
-    for (std::size_t i = 0; i < d; ++i) {
-      if (v[i] < 0 || v[d + i] < 0) n.fail("pads " + Dims(v.begin(), v.end()).str() + " must not be negative");
-      p[i] = {v[i], v[d + i]};
-    }
-  } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
-    for (std::size_t i = 0; i < d; ++i) {
-      const std::int64_t out = (sizes[i] + strides[i] - 1) / strides[i];
-      const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * strides[i] + spans[i] - sizes[i]);
-      const std::int64_t small = total / 2;
-      p[i] = mode == "SAME_UPPER" ? std::pair{small, total - small} : std::pair{total - small, small};
-    }
-  } else if (mode != "VALID") {
-    n.fail("unknown auto_pad \"" + mode + "\"");
-  }
-  return p;
-}
-
-// Window spans dilation * (k - 1) + 1.
-Dims spans_of(const Dims& k, const Dims& dil) {
-  Dims s;
-  for (std::size_t i = 0; i < k.size(); ++i) s.push_back(dil[i] * (k[i] - 1) + 1);
-  return s;
-}
-
-Dims sizes_of(const Array& x) {
-  Dims s;
-  for (std::int64_t i = 2; i < x.ndim(); ++i) s.push_back(x.shape()[i]);
-  return s;
 }
 
 // An integer attribute that opset 1 stored as a float (LpPool's p).

@@ -146,51 +146,6 @@ Arrays dynamic_quantize_op(const NodeInfo& n, const Arrays& in) {
 }
 
 // ---------------------------------------------------------------- integer convolutions
-// A per-spatial-axis attribute: `def` on every axis when absent, else exactly d values.
-Dims per_axis(const NodeInfo& n, const char* name, std::int64_t d, std::int64_t def) {
-  const Ints v = n.ints(name, Ints{});
-  if (v.empty()) {
-    Dims r;
-    r.resize(static_cast<std::size_t>(d), def);
-    return r;
-  }
-  if (static_cast<std::int64_t>(v.size()) != d)
-    n.fail(std::string(name) + " has " + str(static_cast<std::int64_t>(v.size())) + " values for " + str(d) +
-           " spatial axes");
-  return Dims(v.begin(), v.end());
-}
-
-// (begin, end) padding per spatial axis from auto_pad and pads (SAME_*: ceil(size / stride)
-// outputs, the odd element after for SAME_UPPER, before for SAME_LOWER).
-std::vector<std::pair<std::int64_t, std::int64_t>> conv_pads(const NodeInfo& n, const Array& x, const Dims& k,
-                                                              const Dims& strides, const Dims& dil) {
-  const std::size_t d = k.size();
-  const std::string mode = n.s("auto_pad", "NOTSET");
-  std::vector<std::pair<std::int64_t, std::int64_t>> p(d, {0, 0});
-  if (mode == "NOTSET" || mode.empty()) {
-    const Ints v = n.ints("pads", Ints(2 * d, 0));
-    if (v.size() != 2 * d)
-      n.fail("pads has " + str(static_cast<std::int64_t>(v.size())) + " values for " +
-             str(static_cast<std::int64_t>(d)) + " spatial axes");
-    for (std::size_t i = 0; i < d; ++i) {
-      if (v[i] < 0 || v[d + i] < 0) n.fail("pads " + Dims(v.begin(), v.end()).str() + " must not be negative");
-      p[i] = {v[i], v[d + i]};
-    }
-  } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
-    for (std::size_t i = 0; i < d; ++i) {
-      const std::int64_t size = x.shape()[2 + i];
-      const std::int64_t out = (size + strides[i] - 1) / strides[i];
-      const std::int64_t span = dil[i] * (k[i] - 1) + 1;
-      const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * strides[i] + span - size);
-      const std::int64_t small = total / 2;
-      p[i] = mode == "SAME_UPPER" ? std::pair{small, total - small} : std::pair{total - small, small};
-    }
-  } else if (mode != "VALID") {
-    n.fail("unknown auto_pad \"" + mode + "\"");
-  }
-  return p;
-}
-
 // x - x_zero_point in float64 (x_zero_point per tensor).
 Array centered_input(const NodeInfo& n, const Array& x, const Array& zp, const char* what) {
   Array r = astype(x, float64);
@@ -233,7 +188,7 @@ Array integer_conv(const NodeInfo& n, const Array& x, const Array& w, const Arra
   if (o.groups < 1 || x.shape()[1] != w.shape()[1] * o.groups || w.shape()[0] % o.groups != 0)
     n.fail("x of shape " + x.shape().str() + " and w of shape " + w.shape().str() + " do not fit group " +
            str(o.groups));
-  o.padding = conv_pads(n, x, k, o.strides, o.dilations);
+  o.padding = window_pads(n, sizes_of(x), spans_of(k, o.dilations), o.strides);
   Array b;
   if (bias.defined()) {
     if (!is_integer(bias.dtype()) || bias.ndim() != 1 || bias.shape()[0] != w.shape()[0])
