@@ -953,3 +953,18 @@ TEST(Core, ScalarFromOutOfRangeFloatSaturates) {
   EXPECT_EQ(ivy::Scalar(std::complex<double>(3e20, 1)).i, INT64_MAX);
   EXPECT_EQ(ivy::Scalar(2.0f).kind, ivy::Scalar::Float);
 }
+
+// A result larger than the machine's memory is refused before any allocation, on every backend.
+TEST(Core, ResultsBeyondPhysicalMemoryAreErrors) {
+  for (ivy::Backend b : ivy::available_backends()) {
+    try {
+      ivy::zeros({std::int64_t{1} << 30, std::int64_t{1} << 20}, ivy::float32, {}, b);
+      ADD_FAILURE() << "4 PiB allocated on " << b.name();
+    } catch (const ivy::ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find("more than this machine's memory"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("[full]"), std::string::npos) << e.what();
+    }
+    ivy::Array big = ivy::zeros({std::int64_t{1} << 20}, ivy::float32, {}, b);  // 4 MiB still fine
+    EXPECT_EQ(big.size(), std::int64_t{1} << 20);
+  }
+}

@@ -3,6 +3,8 @@
 #include <mutex>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "ivy/dispatch.hpp"
 #include "dispatch/observed.hpp"
 #include "ops/meta.hpp"
@@ -162,6 +164,21 @@ namespace {
   throw NotImplementedError(std::string("[") + info.name + "] is not implemented by backend " + be->name);
 }
 
+// The bytes of this machine's physical memory: no single result may need more (an impossible
+// request, e.g. a shape read from a hostile file, is an ivy::Error, not std::bad_alloc).
+double memory_bytes() {
+  static const double bytes = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? static_cast<double>(pages) * static_cast<double>(size) : 1e300;
+  }();
+  return bytes;
+}
+[[noreturn, gnu::cold, gnu::noinline]] void too_large(const OpInfo& info, const OutSpec& s, double bytes, const BackendImpl* be) {
+  throw ValueError(std::string("[") + info.name + "] a result of shape " + s.shape.str() + " and dtype " + dtype_name(s.dtype) +
+                   " needs " + std::to_string(bytes) + " bytes, more than this machine's memory (" +
+                   std::to_string(memory_bytes()) + " bytes; backend " + be->name + ")");
+}
+
 constexpr std::uint8_t kKindOf[kNumDTypes] = {kBoolKind, kIntegerKind, kIntegerKind, kIntegerKind, kIntegerKind, kIntegerKind, kIntegerKind, kIntegerKind,
                                               kIntegerKind, kRealFloating, kRealFloating, kRealFloating, kRealFloating, kComplexKind, kComplexKind};
 
@@ -209,6 +226,11 @@ int run_on(OpId op, std::span<const Array> in, AttrsRef a, const BackendImpl* fa
   if (!kinds_ok) bad_kinds(info, in, be);
   if (a.set() != info.set) wrong_attr_set(info, a);
   const int n_out = info.meta(info.name, in.data(), n_in, a, specs);
+  for (int i = 0; i < n_out; ++i) {
+    double bytes = static_cast<double>(itemsize(specs[i].dtype));
+    for (auto d : specs[i].shape) bytes *= static_cast<double>(d);
+    if (bytes > memory_bytes()) [[unlikely]] too_large(info, specs[i], bytes, be);
+  }
   const Kernel k = be->kernels[static_cast<int>(op)];
   if (!k) not_implemented(info, be);
   if (be->unsupported_mask) {
