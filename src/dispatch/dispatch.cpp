@@ -166,13 +166,13 @@ namespace {
 
 // The bytes of this machine's physical memory: no single result may need more (an impossible
 // request, e.g. a shape read from a hostile file, is an ivy::Error, not std::bad_alloc).
-double memory_bytes() {
-  static const double bytes = [] {
-    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && size > 0 ? static_cast<double>(pages) * static_cast<double>(size) : 1e300;
-  }();
-  return bytes;
+// (Read once when the library loads: a function-local static would cost a guard per call.)
+double read_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && size > 0 ? static_cast<double>(pages) * static_cast<double>(size) : 1e300;
 }
+const double g_memory_bytes = read_memory_bytes();
+double memory_bytes() { return g_memory_bytes; }
 [[noreturn, gnu::cold, gnu::noinline]] void too_large(const OpInfo& info, const OutSpec& s, double bytes, const BackendImpl* be) {
   throw ValueError(std::string("[") + info.name + "] a result of shape " + s.shape.str() + " and dtype " + dtype_name(s.dtype) +
                    " needs " + std::to_string(bytes) + " bytes, more than this machine's memory (" +
@@ -229,7 +229,7 @@ int run_on(OpId op, std::span<const Array> in, AttrsRef a, const BackendImpl* fa
   for (int i = 0; i < n_out; ++i) {
     double bytes = static_cast<double>(itemsize(specs[i].dtype));
     for (auto d : specs[i].shape) bytes *= static_cast<double>(d);
-    if (bytes > memory_bytes()) [[unlikely]] too_large(info, specs[i], bytes, be);
+    if (bytes > g_memory_bytes) [[unlikely]] too_large(info, specs[i], bytes, be);
   }
   const Kernel k = be->kernels[static_cast<int>(op)];
   if (!k) not_implemented(info, be);
