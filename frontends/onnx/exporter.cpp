@@ -330,7 +330,7 @@ class NodeWriter {
   std::string bitwise(const std::string& a, const std::string& c, DType d, const char* how);
   std::string bitwise_int64(const std::string& a, const std::string& c, std::int64_t bits, bool sign, const char* how);
   std::string reduce(const char* op, const std::string& x, const std::optional<Dims>& axes, bool keepdims);
-  std::string reduce_all_axes_list(const std::optional<Dims>& axes, std::int64_t rank, I64s& list) const;
+  I64s reduced_axes(const std::optional<Dims>& axes) const;
   std::string reshape(const std::string& x, const Shape& s) {
     I64s dims(s.begin(), s.end());
     return one("Reshape", {x, b_.ints(dims)});
@@ -391,21 +391,19 @@ std::string NodeWriter::bitwise(const std::string& a, const std::string& c, DTyp
   return b_.cast(bin("Add", bin("Mul", r_hi, two32), r_lo), w, d);
 }
 
-// The axes a reduction names, as a list (every axis when absent).
-std::string NodeWriter::reduce_all_axes_list(const std::optional<Dims>& axes, std::int64_t rank, I64s& list) const {
-  list.clear();
-  if (axes) list.assign(axes->begin(), axes->end());
-  else
-    for (std::int64_t i = 0; i < rank; ++i) list.push_back(i);
-  return {};
+// The axes a reduction of input 0 names, as a list (every axis when absent).
+I64s NodeWriter::reduced_axes(const std::optional<Dims>& axes) const {
+  if (axes) return I64s(axes->begin(), axes->end());
+  I64s all;
+  for (std::size_t i = 0; i < in_s(0).size(); ++i) all.push_back(static_cast<std::int64_t>(i));
+  return all;
 }
 
 // A Reduce* node over `axes` (absent: every axis; empty: none), in the form of the opset:
 // ReduceSum takes its axes as an input from 13 on, the others as an attribute up to 17.
 std::string NodeWriter::reduce(const char* op, const std::string& x, const std::optional<Dims>& axes, bool keepdims) {
   if (axes && axes->empty()) return un("Identity", x);
-  I64s list;
-  reduce_all_axes_list(axes, static_cast<std::int64_t>(in_s(0).size()), list);
+  const I64s list = reduced_axes(axes);
   if (list.empty()) return un("Identity", x);  // a 0-d input
   if (std::string_view(op) == "ReduceSum")
     return one(op, {x, b_.ints(list)}, [&](auto& n) { Builder::attr_i(n, "keepdims", keepdims); });
@@ -479,12 +477,9 @@ void NodeWriter::elementwise() {
         set_out(0, is_unsigned_int(d) ? arith("Sub", k(0, d), in(0), d) : un("Neg", in(0)));
         return;
       case OpId::sign: set_out(0, is_unsigned_int(d) ? b_.cast(bin("Greater", in(0), k(0, d)), DType::bool_, d) : un("Sign", in(0))); return;
-      case OpId::signbit: {
-        std::string s = signbit(in(0), d);
-        if (is_unsigned_int(d)) s = b_.filled(out_s(), 0, DType::bool_);
-        set_out(0, s);
+      case OpId::signbit:
+        set_out(0, is_unsigned_int(d) ? b_.filled(out_s(), 0, DType::bool_) : signbit(in(0), d));
         return;
-      }
       case OpId::square: set_out(0, arith("Mul", in(0), in(0), d)); return;
       default: break;
     }
@@ -925,10 +920,8 @@ void NodeWriter::structural() {
     case OpId::std: {
       const auto& p = at<attr::reduce_var>();
       std::string x = in_as(0, t);
-      I64s list;
-      reduce_all_axes_list(p.axes, static_cast<std::int64_t>(in_s(0).size()), list);
       std::int64_t count = 1;
-      for (auto ax : list) count *= in_s(0)[static_cast<std::size_t>(ax)];
+      for (auto ax : reduced_axes(p.axes)) count *= in_s(0)[static_cast<std::size_t>(ax)];
       std::string mu = reduce("ReduceMean", x, p.axes, true);
       std::string d = bin("Sub", x, mu);
       std::string ss = reduce("ReduceSum", bin("Mul", d, d), p.axes, p.keepdims);
