@@ -9,6 +9,8 @@
 
 #include "ivy/compile.hpp"
 #include "ivy/ivy.hpp"
+#include "ivy/nn_conv.hpp"
+#include "ivy/nn_functional.hpp"
 
 namespace {
 using ivy::Array;
@@ -330,6 +332,152 @@ TEST_P(Compile, ThreadsShareTheCache) {
     });
   for (auto& t : ts) t.join();
   for (int t = 0; t < 4; ++t) EXPECT_EQ(ok[static_cast<std::size_t>(t)], 1) << t;
+}
+
+// ---- prepared convolutions (weights captured, reordered once; bias, batch norm and relu
+// folded in): the same values as eager conv + its epilogue, within float32 rounding of the
+// summation order, for each geometry the importers produce.
+struct ConvCase {
+  ivy::Shape x, w;
+  ivy::nn::ConvOptions o;
+};
+std::vector<ConvCase> conv_cases() {
+  std::vector<ConvCase> v;
+  v.push_back({{2, 3, 17, 15}, {8, 3, 3, 3}, {}});                                        // first layer: 3 channels
+  v.push_back({{1, 16, 9, 9}, {32, 16, 1, 1}, {}});                                      // pointwise
+  v.push_back({{2, 16, 12, 10}, {16, 1, 3, 3}, {{2, 1}, std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 0}, {2, 1}}, {1}, 16}});  // depthwise, strided, uneven pads
+  v.push_back({{1, 8, 11, 11}, {12, 4, 3, 3}, {{1}, 2, {2}, 2}});                         // grouped, dilated
+  v.push_back({{3, 4, 20}, {6, 4, 5}, {{2}, 1, {1}, 1}});                                // 1-d
+  v.push_back({{1, 4, 6, 7, 5}, {5, 4, 3, 3, 3}, {{1}, 1, {1}, 1}});                     // 3-d
+  return v;
+}
+Array uniform_f32(const ivy::Shape& s, double lo, double hi) { return ivy::random_uniform(lo, hi, s, ivy::float32); }
+// max |a - b| / max |b| over the finite elements of b; infinite where a NaN or an infinity
+// of b is not the same in a
+double rel_max_err(const Array& a, const Array& b) {
+  auto u = ivy::astype(ivy::to_backend(a, "xtensor"), ivy::float64).to_vector<double>();
+  auto v = ivy::astype(ivy::to_backend(b, "xtensor"), ivy::float64).to_vector<double>();
+  double m = 0, e = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    if (std::isnan(v[i]) || std::isinf(v[i])) {
+      if (!(std::isnan(u[i]) && std::isnan(v[i])) && u[i] != v[i]) {
+        std::printf("element %zu: %g vs %g\n", i, u[i], v[i]);
+        return INFINITY;
+      }
+      continue;
+    }
+    m = std::max(m, std::abs(v[i]));
+    e = std::max(e, std::isnan(u[i]) ? INFINITY : std::abs(u[i] - v[i]));
+  }
+  return m > 0 ? e / m : e;
+}
+#ifdef IVY_TEST_HAS_DNNL
+constexpr bool kPrepared = true;
+#else
+constexpr bool kPrepared = false;
+#endif
+
+TEST_P(Compile, PreparedConvolutionsFoldBiasBatchNormAndRelu) {
+  ivy::seed(11);
+  for (const auto& c : conv_cases()) {
+    const std::int64_t O = c.w[0];
+    ivy::Shape per{1, O};
+    while (per.size() < c.x.size()) per.push_back(1);
+    const Array w = uniform_f32(c.w, -1, 1), b = uniform_f32({O}, -1, 1);
+    const Array mean = uniform_f32(per, -0.5, 0.5), var = uniform_f32(per, 0.5, 2), gamma = uniform_f32(per, -2, 2),
+                beta = uniform_f32(per, -1, 1);
+    auto f = [&](const std::vector<Array>& in) {
+      Array y = ivy::nn::conv(in[0], w, b, c.o);
+      y = (y - mean) / ivy::sqrt(var + 1e-5) * gamma + beta;  // inference batch norm, as the ONNX importer writes it
+      return std::vector<Array>{ivy::nn::relu(y)};
+    };
+    const Array x = uniform_f32(c.x, -1, 1);
+    auto cf = ivy::compile(f);
+    const Array got = cf({x})[0], want = f({x})[0];
+    EXPECT_LE(rel_max_err(got, want), 1e-5) << c.x.str() << " * " << c.w.str();
+    const auto exe = cf.executable({x});
+    EXPECT_EQ(exe->stats().prepared_convolutions, kPrepared ? 1 : 0) << exe->plan_str();
+    // the bias and batch norm folded into the conv: two steps, the conv and the relu
+    if (kPrepared) EXPECT_EQ(exe->stats().steps, 2) << exe->plan_str();
+  }
+}
+
+TEST_P(Compile, PreparedConvolutionsKeepSharedValuesAndNaN) {
+  ivy::seed(12);
+  const Array w = uniform_f32({4, 3, 3, 3}, -1, 1), b = uniform_f32({4}, -1, 1);
+  // the conv's result is also an output: the bias add stays a node of its own
+  auto f = [&](const std::vector<Array>& in) {
+    Array y = ivy::nn::conv(in[0], w, Array(), {{1}, 1});
+    Array z = y + ivy::reshape(b, {1, 4, 1, 1});
+    return std::vector<Array>{y, ivy::nn::relu(z), ivy::maximum(z * 2.0f, 0.0)};
+  };
+  Array x = uniform_f32({2, 3, 8, 8}, -1, 1);
+  // NaN and infinities flow through as in eager (relu(NaN) = NaN)
+  x = ivy::where(ivy::reshape(ivy::arange(0, 2 * 3 * 8 * 8) % 37, {2, 3, 8, 8}) == 0, ivy::full({}, NAN, ivy::float32), x);
+  x = ivy::where(ivy::reshape(ivy::arange(0, 2 * 3 * 8 * 8) % 53, {2, 3, 8, 8}) == 0, ivy::full({}, -INFINITY, ivy::float32), x);
+  auto cf = ivy::compile(f);
+  const auto got = cf({x}), want = f({x});
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_LE(rel_max_err(got[i], want[i]), 1e-5) << i;
+  EXPECT_GT(ivy::sum(ivy::isnan(want[1])).item<std::int64_t>(), 0);
+  EXPECT_EQ(cf.executable({x})->stats().prepared_convolutions, kPrepared ? 1 : 0);
+  // activations after the folded bias (relu6 as mobilenet's, bounds in either order) keep NaN
+  const Array bias = ivy::reshape(b, {1, 4, 1, 1});
+  std::vector<std::function<Array(const Array&)>> clips{
+      [&](const Array& v) { return ivy::minimum(ivy::maximum(ivy::nn::conv(v, w) + bias, 0.0), 6.0); },
+      [&](const Array& v) { return ivy::maximum(ivy::minimum(ivy::nn::conv(v, w) + bias, 0.5), -0.5); },
+      [&](const Array& v) { return ivy::minimum(ivy::nn::relu(ivy::nn::conv(v, w) + bias), 1.0); },
+      [&](const Array& v) { return ivy::maximum(ivy::nn::conv(v, w), -0.25); },
+      [&](const Array& v) { return ivy::nn::relu(ivy::nn::conv(v, w) + bias); }};
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    auto fi = [&, i](const std::vector<Array>& in) { return std::vector<Array>{clips[i](in[0])}; };
+    auto ci = ivy::compile(fi);
+    const Array got_i = ci({x})[0], want_i = fi({x})[0];
+    EXPECT_LE(rel_max_err(got_i, want_i), 1e-5) << i;
+    EXPECT_GT(ivy::sum(ivy::isnan(want_i)).item<std::int64_t>(), 0) << i;
+    EXPECT_EQ(ci.executable({x})->stats().prepared_convolutions, kPrepared ? 1 : 0) << i;
+  }
+}
+
+TEST_P(Compile, ConvolutionsByInputWeightsOrFloat64AreNotPrepared) {
+  ivy::seed(13);
+  auto f = [](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::relu(ivy::nn::conv(in[0], in[1]))}; };
+  const Array x = uniform_f32({1, 3, 6, 6}, -1, 1), w = uniform_f32({2, 3, 3, 3}, -1, 1);
+  auto cf = ivy::compile(f);
+  EXPECT_TRUE(same_bits(cf({x, w})[0], f({x, w})[0]));
+  EXPECT_EQ(cf.executable({x, w})->stats().prepared_convolutions, 0);
+  const Array w64 = ivy::astype(w, ivy::float64);
+  auto g = [w64](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::conv(in[0], w64)}; };
+  const Array x64 = ivy::astype(x, ivy::float64);
+  auto cg = ivy::compile(g);
+  EXPECT_TRUE(same_bits(cg({x64})[0], g({x64})[0]));
+  EXPECT_EQ(cg.executable({x64})->stats().prepared_convolutions, 0);
+  // switched off: the eager kernel, bit for bit
+  ivy::CompileOptions off;
+  off.prepare_convolutions = false;
+  const Array wc = w;
+  auto h = [wc](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::conv(in[0], wc)}; };
+  auto ch = ivy::compile(h, off);
+  EXPECT_TRUE(same_bits(ch({x})[0], h({x})[0]));
+  EXPECT_EQ(ch.executable({x})->stats().prepared_convolutions, 0);
+}
+
+TEST_P(Compile, PreparedConvolutionsRunFromThreads) {
+  ivy::seed(14);
+  const Array w = uniform_f32({16, 8, 3, 3}, -1, 1);
+  auto f = [w](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::relu(ivy::nn::conv(in[0], w, Array(), {{1}, 1}))}; };
+  auto cf = ivy::compile(f);
+  const std::string be = GetParam();
+  std::vector<Array> xs, want;
+  for (int t = 0; t < 4; ++t) xs.push_back(uniform_f32({2, 8, 14, 14}, -1, 1)), want.push_back(f({xs.back()})[0]);
+  std::vector<double> err(4, 0);
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t)
+    ts.emplace_back([&, t] {
+      ivy::BackendScope s{ivy::Backend(be)};
+      for (int r = 0; r < 10; ++r) err[static_cast<std::size_t>(t)] = std::max(err[static_cast<std::size_t>(t)], rel_max_err(cf({xs[static_cast<std::size_t>(t)]})[0], want[static_cast<std::size_t>(t)]));
+    });
+  for (auto& t : ts) t.join();
+  for (int t = 0; t < 4; ++t) EXPECT_LE(err[static_cast<std::size_t>(t)], 1e-5) << t;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Compile, ::testing::ValuesIn(backend_names()),

@@ -3,19 +3,23 @@
 // (tests/test_compile_stages.cpp); internal to libivy.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "ivy/compile.hpp"
 #include "trace/fusion.hpp"
 #include "trace/graph_util.hpp"
+#include "trace/prepared_conv.hpp"
 
 namespace ivy::compile_stages {
 
 using graph_util::ById;
 
-// One unit of a run: a kernel call (program < 0) or a fused loop (programs[program]).
+// One unit of a run: a kernel call (program < 0, no conv), a fused loop (programs[program])
+// or a prepared convolution (conv).
 struct Step {
   int program = -1;
+  std::shared_ptr<const prepared::Conv> conv;
   OpId op{};
   Attrs attrs;
   Kernel kernel = nullptr;
@@ -23,6 +27,7 @@ struct Step {
   std::vector<OutSpec> specs;       // kernel calls: the outputs' shapes and dtypes
   std::vector<int> release;         // values read for the last time here
   std::vector<int> inplace_input;   // fused: per output, the input whose buffer it may take (-1: none)
+  std::vector<char> row_major_in;   // per input: read the row-major copy of a channels-last value
 };
 
 // 1. The graph passes `opt` selects, in place: the static-shape check (always), dead code,
@@ -33,36 +38,64 @@ void optimize(Graph& g, Backend backend, const CompileOptions& opt);
 //    dtype error of check_supported when it does not support a dtype a node reads or writes.
 void check_support(const Graph& g, Backend backend);
 
-// 3. Fusion groups: lists of node indices (execution order) of two or more fusible nodes of
-//    one output shape each, such that running each group as one unit keeps the graph acyclic.
-std::vector<std::vector<int>> fusion_groups(const Graph& g);
+// 3. Prepared convolutions: each conv of a float32 input by a captured constant weight, with
+//    the chain of nodes after it that only it feeds folded into its weights and bias: adds,
+//    subtractions, multiplications and divisions by finite per-channel constants (a bias, an
+//    inference batch norm). Only where prepared::make_conv gives a kernel.
+struct ConvUnit {
+  std::vector<int> nodes;  // the conv first, then the nodes folded into it (execution order)
+  int input = -1, output = -1;
+  std::shared_ptr<const prepared::Conv> conv;
+};
+std::vector<ConvUnit> conv_units(const Graph& g);
 
-// 4. Units and their order: the groups first (unit i < fused_units is groups[i]), then every
-//    node outside them alone; `order` runs each unit after the units it reads, and among
-//    ready units the one whose first node comes first (random primitives keep their order).
-//    Throws Error if contracting the groups made a cycle.
+// 4. Fusion groups: lists of node indices (execution order) of two or more fusible nodes of
+//    one output shape each, such that running each group as one unit keeps the graph acyclic.
+//    Nodes marked in `taken` (by node index) join no group.
+std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* taken = nullptr);
+
+// 5. Units and their order: the groups first (unit i < fused_units is groups[i]), then the
+//    prepared convolutions' node lists (the next prepared_units units), then every node
+//    outside them alone; `order` runs each unit after the units it reads, and among ready
+//    units the one whose first node comes first (random primitives keep their order). Throws
+//    Error if contracting the groups made a cycle.
 struct Schedule {
   ById<std::vector<int>> units;
   int fused_units = 0;
+  int prepared_units = 0;
   std::vector<int> order;
 };
-Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups);
+Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups, std::vector<std::vector<int>> prepared = {});
 
-// 5. Lowering: one Step per unit in `s.order`; a single node becomes a kernel call of
-//    `backend`, a group a fused program (its outputs are the values used outside it).
+// 6. Lowering: one Step per unit in `s.order`; a single node becomes a kernel call of
+//    `backend`, a group a fused program (its outputs are the values used outside it), a
+//    prepared unit a call of convs[u - fused_units].conv.
 struct Plan {
   ById<Step> steps;
   ById<fusion::Program> programs;
   std::vector<int> release_first;   // inputs and constants nothing reads
+  // per value: held channels-last (prepared_conv.hpp), and the copy to row-major where a
+  // step or the graph's outputs need one
+  ById<char> channels_last;
+  ById<std::shared_ptr<const prepared::ToRowMajor>> to_row_major;
 };
-Plan lower(const Graph& g, const Schedule& s, Backend backend);
+Plan lower(const Graph& g, const Schedule& s, Backend backend, const std::vector<ConvUnit>& convs = {});
 
-// 6. In-place choice: a fused output may take the buffer of an input that dies in its step,
-//    one an earlier fused loop wrote into a pool buffer (so no view of it exists: every
-//    reader is in this step), of the output's dtype and read in full. Fills inplace_input.
+// 7. Layouts: prepared convolutions write channels-last values; a step that computes
+//    elementwise, reading only channels-last values of its own shape and one-element values,
+//    runs on them as they are and writes channels-last too (an elementwise result does not
+//    depend on the order of the elements in memory); any other reader, and the graph's
+//    outputs, get a row-major copy, made once per value. Fills channels_last, row_major_in
+//    and to_row_major.
+void plan_layouts(const Graph& g, Plan& plan);
+
+// 8. In-place choice: a fused output may take the buffer of an input that dies in its step,
+//    one an earlier fused loop or prepared convolution wrote into a pool buffer (so no view
+//    of it exists: every reader is in this step), of the output's dtype and read in full.
+//    Fills inplace_input.
 void choose_inplace(const Graph& g, Plan& plan);
 
-// 7. Release points: each value is released after the last step that reads it (graph
+// 9. Release points: each value is released after the last step that reads it (graph
 //    outputs are kept); values written and never read after their step, and inputs nothing
 //    reads, at once.
 void plan_release(const Graph& g, Plan& plan);

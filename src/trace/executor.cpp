@@ -86,7 +86,7 @@ void check_support(const Graph& g, Backend backend) {
   }
 }
 
-std::vector<std::vector<int>> fusion_groups(const Graph& g) {
+std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* taken) {
   const int n = static_cast<int>(g.nodes.size());
   ById<int> group_of(n, -1);
   ById<std::vector<int>> groups;
@@ -146,7 +146,7 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   };
   for (int k = 0; k < n; ++k) {
     const auto& node = g.node(k);
-    if (!fusion::fusible(g, node)) continue;
+    if ((taken && (*taken)[k]) || !fusion::fusible(g, node)) continue;
     const Shape& S = g.value(node.outputs[0]).shape;
     // the groups of k's producers with k's shape, joined as far as that keeps the order
     std::vector<int> set;
@@ -185,15 +185,17 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g) {
   return out;
 }
 
-Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups) {
+Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups, std::vector<std::vector<int>> prepared) {
   Schedule S;
   const int n = static_cast<int>(g.nodes.size());
   ById<int> unit_of(n, -1);
   S.fused_units = static_cast<int>(groups.size());
-  for (auto& G : groups) {
-    for (int k : G) unit_of[k] = static_cast<int>(S.units.size());
-    S.units.push_back(std::move(G));
-  }
+  S.prepared_units = static_cast<int>(prepared.size());
+  for (auto* list : {&groups, &prepared})
+    for (auto& G : *list) {
+      for (int k : G) unit_of[k] = static_cast<int>(S.units.size());
+      S.units.push_back(std::move(G));
+    }
   for (int k = 0; k < n; ++k)
     if (unit_of[k] < 0) unit_of[k] = static_cast<int>(S.units.size()), S.units.push_back({k});
   const int nu = static_cast<int>(S.units.size());
@@ -226,7 +228,7 @@ Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups) {
   return S;
 }
 
-Plan lower(const Graph& g, const Schedule& S, Backend backend) {
+Plan lower(const Graph& g, const Schedule& S, Backend backend, const std::vector<ConvUnit>& convs) {
   Plan P;
   const BackendImpl* be = backend.impl();
   const int n = static_cast<int>(g.nodes.size());
@@ -234,7 +236,13 @@ Plan lower(const Graph& g, const Schedule& S, Backend backend) {
   for (int u : S.order) {
     const auto& members = S.units[u];
     Step s;
-    if (u >= S.fused_units) {
+    if (u >= S.fused_units && u < S.fused_units + S.prepared_units) {
+      const ConvUnit& c = convs.at(static_cast<std::size_t>(u - S.fused_units));
+      s.op = OpId::conv;
+      s.conv = c.conv;
+      s.in = {c.input};
+      s.out = {c.output};
+    } else if (u >= S.fused_units) {
       const auto& node = g.node(members[0]);
       s.op = node.op;
       s.attrs = node.attrs;
@@ -269,6 +277,7 @@ void choose_inplace(const Graph& g, Plan& P) {
   ById<char> fused_value(g.values.size(), 0);  // written by a fused loop into a pool buffer
   ById<char> inside(g.nodes.size(), 0);
   for (Step& s : P.steps) {
+    if (s.conv) fused_value[s.out[0]] = 1;
     if (s.program < 0) continue;
     const fusion::Program& p = P.programs[s.program];
     for (int k : p.nodes) inside[k] = 1;
@@ -291,6 +300,52 @@ void choose_inplace(const Graph& g, Plan& P) {
     }
     for (int k : p.nodes) inside[k] = 0;
     for (int v : p.output_values) fused_value[v] = 1;
+  }
+}
+
+void plan_layouts(const Graph& g, Plan& P) {
+  const int nv = static_cast<int>(g.values.size());
+  P.channels_last.assign(static_cast<std::size_t>(nv), 0);
+  P.to_row_major.assign(static_cast<std::size_t>(nv), nullptr);
+  ById<char> cl(nv, 0), needs_copy(nv, 0);
+  // a value whose order in memory matters: more than one element
+  auto laid_out = [&](int v) { return g.value(v).shape.numel() > 1; };
+  for (Step& s : P.steps) {
+    s.row_major_in.assign(s.in.size(), 0);
+    if (s.conv) {
+      for (int v : s.out) cl[v] = 1;
+      continue;
+    }
+    // elementwise over inputs of the output's shape (and one-element ones), some channels-last?
+    bool elementwise = false;
+    if (s.program >= 0) {
+      const fusion::Program& p = P.programs[s.program];
+      elementwise = true;
+      for (std::size_t i = 0; i < p.reads.size(); ++i)
+        elementwise = elementwise && (p.reads[i].kind != fusion::InputRead::broadcast || !laid_out(s.in[i]));
+    } else if (s.out.size() == 1) {
+      const int k = g.producer(s.out[0]);
+      elementwise = k >= 0 && fusion::fusible(g, g.node(k));
+      for (int v : s.in)
+        elementwise = elementwise && (!laid_out(v) || g.value(v).shape == g.value(s.out[0]).shape);
+    }
+    bool any_cl = false, all_cl = true;
+    for (int v : s.in)
+      if (laid_out(v)) any_cl = any_cl || cl[v], all_cl = all_cl && cl[v];
+    if (elementwise && any_cl && all_cl) {
+      for (int v : s.out) cl[v] = laid_out(v);
+      continue;
+    }
+    for (std::size_t i = 0; i < s.in.size(); ++i)
+      if (cl[s.in[i]] && laid_out(s.in[i])) s.row_major_in[i] = 1, needs_copy[s.in[i]] = 1;
+  }
+  for (int v : g.output_ids)
+    if (cl[v] && laid_out(v)) needs_copy[v] = 1;
+  for (int v = 0; v < nv; ++v) {
+    P.channels_last[v] = cl[v] && laid_out(v);
+    if (!needs_copy[v]) continue;
+    P.to_row_major[v] = prepared::make_to_row_major(g.value(v).shape);
+    if (!P.to_row_major[v]) throw Error("[compile] internal: no row-major copy for a channels-last value");
   }
 }
 
@@ -333,8 +388,17 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
   st::optimize(g, backend, opt);
   st::check_support(g, backend);
   for (const Array& c : g.constants) I.constants.push_back(to_backend(c, backend));
-  const st::Schedule schedule = st::schedule(g, opt.fuse_elementwise ? st::fusion_groups(g) : std::vector<std::vector<int>>{});
-  I.plan = st::lower(g, schedule, backend);
+  const std::vector<st::ConvUnit> convs = opt.prepare_convolutions ? st::conv_units(g) : std::vector<st::ConvUnit>{};
+  ById<char> taken(static_cast<int>(g.nodes.size()), 0);
+  std::vector<std::vector<int>> conv_nodes;
+  for (const auto& c : convs) {
+    for (int k : c.nodes) taken[k] = 1;
+    conv_nodes.push_back(c.nodes);
+  }
+  const st::Schedule schedule =
+      st::schedule(g, opt.fuse_elementwise ? st::fusion_groups(g, &taken) : std::vector<std::vector<int>>{}, conv_nodes);
+  I.plan = st::lower(g, schedule, backend, convs);
+  if (!convs.empty()) st::plan_layouts(g, I.plan);
   if (opt.plan_memory) {
     st::choose_inplace(g, I.plan);
     st::plan_release(g, I.plan);
@@ -343,6 +407,7 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
     ++I.stats.fused_groups;
     I.stats.fused_nodes += static_cast<int>(schedule.units[u].size());
   }
+  I.stats.prepared_convolutions = schedule.prepared_units;
   I.stats.nodes = static_cast<int>(g.nodes.size());
   I.stats.steps = static_cast<int>(I.plan.steps.size());
   I.graph = std::move(g);
@@ -362,6 +427,8 @@ std::string Executable::plan_str() const {
   for (const Step& s : I.plan.steps) {
     if (s.program >= 0) {
       os << I.plan.programs[s.program].str() << "\n";
+    } else if (s.conv) {
+      os << "%" << s.out[0] << " = prepared_conv(%" << s.in[0] << ") [" << s.conv->kernel_name() << "]\n";
     } else {
       for (std::size_t k = 0; k < s.out.size(); ++k) os << (k ? ", " : "") << "%" << s.out[k];
       os << " = " << op_info(s.op).name << "(";
@@ -395,10 +462,42 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
   std::vector<void*> out_ptr;
   std::vector<std::shared_ptr<void>> copies;
   std::vector<Array> results;
+  // row-major copies of channels-last values, made on first need (plan_layouts)
+  ById<Array> row_major(I.plan.to_row_major.empty() ? 0 : static_cast<int>(g.values.size()));
+  auto read = [&](const Step& s, std::size_t i) -> const Array& {
+    const int v = s.in[i];
+    if (s.row_major_in.empty() || !s.row_major_in[i]) return env[v];
+    Array& r = row_major[v];
+    if (!r.defined()) {
+      const auto& val = g.value(v);
+      auto buf = I.pool->acquire(static_cast<std::size_t>(val.shape.numel()) * sizeof(float));
+      I.plan.to_row_major[v]->run(static_cast<const float*>(be->data_ptr(env[v])), static_cast<float*>(buf.get()));
+      void* ptr = buf.get();
+      r = be->wrap(ptr, val.shape, val.dtype, std::move(buf));
+    }
+    return r;
+  };
   for (const Step& s : I.plan.steps) {
-    if (s.program < 0) {
+    if (s.conv) {
+      const Array& x = read(s, 0);
+      const void* xp = be->data_ptr ? be->data_ptr(x) : nullptr;
+      std::shared_ptr<void> x_copy;
+      if (!xp) {  // not contiguous host memory: a host copy, in a pooled buffer
+        x_copy = I.pool->acquire(static_cast<std::size_t>(x.size()) * sizeof(float));
+        copy_to_host(x, x_copy.get());
+        xp = x_copy.get();
+      }
+      const auto& v = g.value(s.out[0]);
+      auto buf = I.pool->acquire(static_cast<std::size_t>(v.shape.numel()) * sizeof(float));
+      void* yp = buf.get();
+      const std::size_t scratch_bytes = s.conv->scratch_bytes();
+      std::shared_ptr<void> scratch = scratch_bytes ? I.pool->acquire(scratch_bytes) : nullptr;
+      const bool x_cl = !I.plan.channels_last.empty() && I.plan.channels_last[s.in[0]] && !s.row_major_in[0];
+      s.conv->run(static_cast<const float*>(xp), x_cl, static_cast<float*>(yp), scratch.get());
+      env[s.out[0]] = be->wrap(yp, v.shape, v.dtype, std::move(buf));
+    } else if (s.program < 0) {
       in.clear();
-      for (int v : s.in) in.push_back(env[v]);
+      for (std::size_t i = 0; i < s.in.size(); ++i) in.push_back(read(s, i));
       s.kernel(in.data(), static_cast<int>(in.size()), s.attrs, s.specs.data(), outs);
       in.clear();  // no handle outlives its release point
       for (std::size_t k = 0; k < s.out.size(); ++k) env[s.out[k]] = std::move(outs[k]);
@@ -407,7 +506,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       in_ptr.assign(s.in.size(), nullptr);
       copies.clear();
       for (std::size_t i = 0; i < s.in.size(); ++i) {
-        const Array& x = env[s.in[i]];
+        const Array& x = read(s, i);
         const void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
         if (!ptr && x.size()) {  // not contiguous host memory: a host copy, in a pooled buffer
           copies.push_back(I.pool->acquire(static_cast<std::size_t>(x.size()) * itemsize(x.dtype())));
@@ -442,11 +541,23 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       fusion::run(p, in_ptr.data(), out_ptr.data(), nullptr);
       for (std::size_t j = 0; j < s.out.size(); ++j) env[s.out[j]] = std::move(results[j]);
     }
-    for (int v : s.release) env[v] = Array();
+    for (int v : s.release) {
+      env[v] = Array();
+      if (!row_major.empty()) row_major[v] = Array();
+    }
   }
   std::vector<Array> result;
   result.reserve(g.output_ids.size());
-  for (int v : g.output_ids) result.push_back(env[v]);
+  for (int v : g.output_ids) {
+    if (!I.plan.to_row_major.empty() && I.plan.to_row_major[v]) {
+      Step out;
+      out.in = {v};
+      out.row_major_in = {1};
+      result.push_back(read(out, 0));
+    } else {
+      result.push_back(env[v]);
+    }
+  }
   return result;
 }
 

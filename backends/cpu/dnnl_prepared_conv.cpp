@@ -1,0 +1,144 @@
+// Prepared float32 convolutions over oneDNN (src/trace/prepared_conv.hpp): the primitive is
+// chosen once for channels-last activations with the weights' layout left to oneDNN, the
+// weights are reordered into that layout once, and a run reorders only a row-major input.
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "trace/prepared_conv.hpp"
+
+namespace ivy::prepared {
+namespace {
+using dnnl::memory;
+using tag = memory::format_tag;
+
+dnnl::engine& engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+memory::dims dims_of(const Shape& s) { return memory::dims(s.begin(), s.end()); }
+tag plain_act(std::size_t rank) { return rank == 3 ? tag::ncw : rank == 4 ? tag::nchw : tag::ncdhw; }
+memory::desc plain_weights(const Shape& w, std::int64_t groups) {
+  memory::dims d = dims_of(w);
+  if (groups == 1) return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::oiw : w.size() == 4 ? tag::oihw : tag::oidhw);
+  d[0] /= groups;
+  d.insert(d.begin(), groups);
+  return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::goiw : w.size() == 4 ? tag::goihw : tag::goidhw);
+}
+std::size_t aligned(std::size_t n) { return (n + 63) / 64 * 64; }
+
+tag channels_last(std::size_t rank) { return rank == 3 ? tag::nwc : rank == 4 ? tag::nhwc : tag::ndhwc; }
+
+class DnnlConv final : public Conv {
+ public:
+  explicit DnnlConv(const ConvSpec& s) {
+    x_plain_ = memory::desc(dims_of(s.x), memory::data_type::f32, plain_act(s.x.size()));
+    src_md_ = memory::desc(dims_of(s.x), memory::data_type::f32, channels_last(s.x.size()));
+    dst_md_ = memory::desc(dims_of(s.y), memory::data_type::f32, channels_last(s.y.size()));
+    const memory::desc w_plain = plain_weights(s.w, s.groups);
+    memory::dims strides(s.strides.begin(), s.strides.end()), lo(s.pad_lo.begin(), s.pad_lo.end()),
+        hi(s.pad_hi.begin(), s.pad_hi.end()), dil;
+    for (auto d : s.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
+    has_bias_ = !s.bias.empty();
+    const memory::desc b_md({static_cast<memory::dim>(s.y[1])}, memory::data_type::f32, tag::x);
+    const memory::desc w_any(w_plain.dims(), memory::data_type::f32, tag::any);
+    auto desc = has_bias_ ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                            dnnl::algorithm::convolution_direct, src_md_, w_any, b_md,
+                                                            dst_md_, strides, dil, lo, hi)
+                          : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                            dnnl::algorithm::convolution_direct, src_md_, w_any, dst_md_,
+                                                            strides, dil, lo, hi);
+    dnnl::primitive_attr attr;
+    // the scratchpad comes with each run's scratch: oneDNN's own is one per process unless
+    // it was built for concurrent execution, and runs may come from several threads
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    pd_ = dnnl::convolution_forward::primitive_desc(desc, attr, engine());
+    name_ = pd_.impl_info_str();
+    prim_ = dnnl::convolution_forward(pd_);
+    pad_md_ = pd_.scratchpad_desc();
+    pad_bytes_ = aligned(pad_md_.get_size());
+    to_src_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), x_plain_, engine(), src_md_));
+    src_bytes_ = aligned(src_md_.get_size());
+    dnnl::stream st(engine());
+    weights_ = memory(pd_.weights_desc(), engine());
+    memory w_src(w_plain, engine(), const_cast<float*>(s.weights.data()));
+    dnnl::reorder(w_src, weights_).execute(st, w_src, weights_);
+    if (has_bias_) {
+      bias_ = memory(pd_.bias_desc(), engine());
+      std::memcpy(bias_.get_data_handle(), s.bias.data(), s.bias.size() * sizeof(float));
+    }
+    st.wait();
+  }
+  bool reference() const { return name_.rfind("ref", 0) == 0; }
+  std::size_t scratch_bytes() const override { return src_bytes_ + pad_bytes_; }
+  std::string kernel_name() const override { return name_; }
+  void run(const float* x, bool x_channels_last, float* y, void* scratch) const override {
+    dnnl::stream st(engine());
+    auto* s = static_cast<char*>(scratch);
+    memory src(src_md_, engine(), x_channels_last ? const_cast<float*>(x) : static_cast<void*>(s));
+    if (!x_channels_last) {
+      memory xm(x_plain_, engine(), const_cast<float*>(x));
+      to_src_.execute(st, xm, src);
+    }
+    std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, memory(dst_md_, engine(), y)}};
+    if (has_bias_) args.emplace(DNNL_ARG_BIAS, bias_);
+    if (pad_bytes_) args.emplace(DNNL_ARG_SCRATCHPAD, memory(pad_md_, engine(), s + src_bytes_));
+    prim_.execute(st, args);
+    st.wait();
+  }
+
+ private:
+  dnnl::convolution_forward::primitive_desc pd_;
+  dnnl::convolution_forward prim_;
+  dnnl::reorder to_src_;
+  memory::desc x_plain_, src_md_, dst_md_, pad_md_;
+  memory weights_, bias_;
+  bool has_bias_ = false;
+  std::size_t src_bytes_ = 0, pad_bytes_ = 0;
+  std::string name_;
+};
+
+class DnnlToRowMajor final : public ToRowMajor {
+ public:
+  explicit DnnlToRowMajor(const Shape& shape)
+      : from_(dims_of(shape), memory::data_type::f32, channels_last(shape.size())),
+        to_(dims_of(shape), memory::data_type::f32, plain_act(shape.size())),
+        reorder_(dnnl::reorder::primitive_desc(engine(), from_, engine(), to_)) {}
+  void run(const float* channels_last, float* row_major) const override {
+    dnnl::stream st(engine());
+    memory a(from_, engine(), const_cast<float*>(channels_last)), b(to_, engine(), row_major);
+    reorder_.execute(st, a, b);
+    st.wait();
+  }
+
+ private:
+  memory::desc from_, to_;
+  dnnl::reorder reorder_;
+};
+}  // namespace
+
+bool available() { return true; }
+
+std::unique_ptr<Conv> make_conv(const ConvSpec& spec) {
+  const std::size_t r = spec.x.size();
+  if (r < 3 || r > 5 || spec.w.size() != r || spec.y.size() != r) return nullptr;
+  for (const Shape* s : {&spec.x, &spec.w, &spec.y})
+    for (auto e : *s)
+      if (e <= 0) return nullptr;
+  try {
+    auto c = std::make_unique<DnnlConv>(spec);
+    if (c->reference()) return nullptr;  // no faster than the eager kernel
+    return c;
+  } catch (const dnnl::error&) {
+    return nullptr;  // a geometry oneDNN does not implement: the eager kernel runs it
+  }
+}
+
+std::unique_ptr<ToRowMajor> make_to_row_major(const Shape& shape) {
+  if (shape.size() < 3 || shape.size() > 5) return nullptr;
+  return std::make_unique<DnnlToRowMajor>(shape);
+}
+
+}  // namespace ivy::prepared
