@@ -396,7 +396,7 @@ TEST_P(Compile, PreparedConvolutionsFoldBiasBatchNormAndRelu) {
     const Array got = cf({x})[0], want = f({x})[0];
     EXPECT_LE(rel_max_err(got, want), 1e-5) << c.x.str() << " * " << c.w.str();
     const auto exe = cf.executable({x});
-    EXPECT_EQ(exe->stats().prepared_convolutions, kPrepared ? 1 : 0) << exe->plan_str();
+    EXPECT_EQ(exe->stats().prepared_kernels, kPrepared ? 1 : 0) << exe->plan_str();
     // the bias and batch norm folded into the conv: two steps, the conv and the relu
     if (kPrepared) EXPECT_EQ(exe->stats().steps, 2) << exe->plan_str();
   }
@@ -419,7 +419,7 @@ TEST_P(Compile, PreparedConvolutionsKeepSharedValuesAndNaN) {
   const auto got = cf({x}), want = f({x});
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_LE(rel_max_err(got[i], want[i]), 1e-5) << i;
   EXPECT_GT(ivy::sum(ivy::isnan(want[1])).item<std::int64_t>(), 0);
-  EXPECT_EQ(cf.executable({x})->stats().prepared_convolutions, kPrepared ? 1 : 0);
+  EXPECT_EQ(cf.executable({x})->stats().prepared_kernels, kPrepared ? 1 : 0);
   // activations after the folded bias (relu6 as mobilenet's, bounds in either order) keep NaN
   const Array bias = ivy::reshape(b, {1, 4, 1, 1});
   std::vector<std::function<Array(const Array&)>> clips{
@@ -434,7 +434,45 @@ TEST_P(Compile, PreparedConvolutionsKeepSharedValuesAndNaN) {
     const Array got_i = ci({x})[0], want_i = fi({x})[0];
     EXPECT_LE(rel_max_err(got_i, want_i), 1e-5) << i;
     EXPECT_GT(ivy::sum(ivy::isnan(want_i)).item<std::int64_t>(), 0) << i;
-    EXPECT_EQ(ci.executable({x})->stats().prepared_convolutions, kPrepared ? 1 : 0) << i;
+    EXPECT_EQ(ci.executable({x})->stats().prepared_kernels, kPrepared ? 1 : 0) << i;
+  }
+}
+
+// Max pools between prepared convolutions run on channels-last rows: bit for bit eager's
+// values (a maximum is exact), NaN and -inf included, padded, strided, dilated, ceil mode.
+TEST_P(Compile, PreparedMaxPoolsEqualEagerBitForBit) {
+  ivy::seed(15);
+  struct PoolCase {
+    ivy::Shape x;
+    ivy::Dims window;
+    ivy::nn::PoolOptions o;
+  };
+  std::vector<PoolCase> cases{{{2, 5, 13, 11}, {3, 3}, {{2}, 1}},
+                              {{1, 3, 9, 8}, {2, 3}, {{1, 2}, 0, {2, 1}}},
+                              {{1, 4, 10, 10}, {3, 3}, {{2}, 0, {1}, true}},
+                              {{2, 3, 17}, {4}, {{3}, 2}},
+                              {{1, 2, 5, 6, 7}, {2, 2, 2}, {{2}, 1}}};
+  for (const auto& c : cases) {
+    Array x = uniform_f32(c.x, -1, 1);
+    const std::int64_t n = c.x.numel();
+    x = ivy::where(ivy::reshape(ivy::arange(0, n) % 29, c.x) == 0, ivy::full({}, NAN, ivy::float32), x);
+    x = ivy::where(ivy::reshape(ivy::arange(0, n) % 31, c.x) == 0, ivy::full({}, -INFINITY, ivy::float32), x);
+    // reached through a prepared conv (channels-last input) and directly (row-major input)
+    ivy::Shape ws{c.x[1], 1};
+    while (ws.size() < c.x.size()) ws.push_back(1);
+    const Array ones = ivy::ones(ws, ivy::float32);  // depthwise 1x1 by ones: y = x exactly
+    ivy::nn::ConvOptions depthwise;
+    depthwise.groups = c.x[1];
+    auto f = [&](const std::vector<Array>& in) {
+      return std::vector<Array>{ivy::nn::max_pool(ivy::nn::conv(in[0], ones, Array(), depthwise), c.window, c.o),
+                                ivy::nn::max_pool(in[0], c.window, c.o)};
+    };
+    auto cf = ivy::compile(f);
+    const auto got = cf({x}), want = f({x});
+    EXPECT_EQ(rel_max_err(got[0], want[0]), 0.0) << c.x.str();
+    EXPECT_EQ(rel_max_err(got[1], want[1]), 0.0) << c.x.str();
+    EXPECT_GT(ivy::sum(ivy::isnan(want[0])).item<std::int64_t>(), 0);
+    EXPECT_EQ(cf.executable({x})->stats().prepared_kernels, kPrepared ? 3 : 0) << cf.executable({x})->plan_str();
   }
 }
 
@@ -444,21 +482,21 @@ TEST_P(Compile, ConvolutionsByInputWeightsOrFloat64AreNotPrepared) {
   const Array x = uniform_f32({1, 3, 6, 6}, -1, 1), w = uniform_f32({2, 3, 3, 3}, -1, 1);
   auto cf = ivy::compile(f);
   EXPECT_TRUE(same_bits(cf({x, w})[0], f({x, w})[0]));
-  EXPECT_EQ(cf.executable({x, w})->stats().prepared_convolutions, 0);
+  EXPECT_EQ(cf.executable({x, w})->stats().prepared_kernels, 0);
   const Array w64 = ivy::astype(w, ivy::float64);
   auto g = [w64](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::conv(in[0], w64)}; };
   const Array x64 = ivy::astype(x, ivy::float64);
   auto cg = ivy::compile(g);
   EXPECT_TRUE(same_bits(cg({x64})[0], g({x64})[0]));
-  EXPECT_EQ(cg.executable({x64})->stats().prepared_convolutions, 0);
+  EXPECT_EQ(cg.executable({x64})->stats().prepared_kernels, 0);
   // switched off: the eager kernel, bit for bit
   ivy::CompileOptions off;
-  off.prepare_convolutions = false;
+  off.prepare_kernels = false;
   const Array wc = w;
   auto h = [wc](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::conv(in[0], wc)}; };
   auto ch = ivy::compile(h, off);
   EXPECT_TRUE(same_bits(ch({x})[0], h({x})[0]));
-  EXPECT_EQ(ch.executable({x})->stats().prepared_convolutions, 0);
+  EXPECT_EQ(ch.executable({x})->stats().prepared_kernels, 0);
 }
 
 TEST_P(Compile, PreparedConvolutionsRunFromThreads) {

@@ -19,9 +19,10 @@ struct CompileOptions {
   bool fold_constants = true;
   bool simplify = true;
   bool fuse_elementwise = true;
-  // float32 convolutions by captured weights run a kernel prepared once (weights reordered,
-  // the per-channel bias and scale after them folded in) where the build has one
-  bool prepare_convolutions = true;
+  // float32 convolutions by captured weights (the per-channel bias and scale after them
+  // folded in) and max pools run kernels prepared once, on channels-last activations, where
+  // the build has them (oneDNN)
+  bool prepare_kernels = true;
   bool plan_memory = true;  // release values after their last use; fused groups write in place
   std::size_t cache_size = 16;  // input signatures kept per compiled function (least recently used goes)
 };
@@ -72,7 +73,7 @@ class Executable {
     int steps = 0;            // kernel calls + fused loops per run
     int fused_groups = 0;
     int fused_nodes = 0;      // primitives inside fused groups
-    int prepared_convolutions = 0;
+    int prepared_kernels = 0;  // convolutions and pools run by prepared kernels
     double compile_ms = 0;    // passes + planning (not tracing)
   };
   const Stats& stats() const;

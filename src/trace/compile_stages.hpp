@@ -9,17 +9,17 @@
 #include "ivy/compile.hpp"
 #include "trace/fusion.hpp"
 #include "trace/graph_util.hpp"
-#include "trace/prepared_conv.hpp"
+#include "trace/prepared.hpp"
 
 namespace ivy::compile_stages {
 
 using graph_util::ById;
 
-// One unit of a run: a kernel call (program < 0, no conv), a fused loop (programs[program])
-// or a prepared convolution (conv).
+// One unit of a run: a kernel call (program < 0, no prepared kernel), a fused loop
+// (programs[program]) or a prepared kernel (prepared).
 struct Step {
   int program = -1;
-  std::shared_ptr<const prepared::Conv> conv;
+  std::shared_ptr<const prepared::Kernel> prepared;
   OpId op{};
   Attrs attrs;
   Kernel kernel = nullptr;
@@ -38,16 +38,18 @@ void optimize(Graph& g, Backend backend, const CompileOptions& opt);
 //    dtype error of check_supported when it does not support a dtype a node reads or writes.
 void check_support(const Graph& g, Backend backend);
 
-// 3. Prepared convolutions: each conv of a float32 input by a captured constant weight, with
-//    the chain of nodes after it that only it feeds folded into its weights and bias: adds,
-//    subtractions, multiplications and divisions by finite per-channel constants (a bias, an
-//    inference batch norm). Only where prepared::make_conv gives a kernel.
-struct ConvUnit {
-  std::vector<int> nodes;  // the conv first, then the nodes folded into it (execution order)
+// 3. Prepared kernels (prepared.hpp), where prepared::make_* gives one:
+//    - each conv of a float32 input by a captured constant weight, with the chain of nodes
+//      after it that only it feeds folded into its weights and bias: adds, subtractions,
+//      multiplications and divisions by finite per-channel constants (a bias, an inference
+//      batch norm);
+//    - each float32 max_pool whose positions output nothing reads.
+struct PreparedUnit {
+  std::vector<int> nodes;  // the conv or pool first, then the nodes folded into it (execution order)
   int input = -1, output = -1;
-  std::shared_ptr<const prepared::Conv> conv;
+  std::shared_ptr<const prepared::Kernel> kernel;
 };
-std::vector<ConvUnit> conv_units(const Graph& g);
+std::vector<PreparedUnit> prepared_units(const Graph& g);
 
 // 4. Fusion groups: lists of node indices (execution order) of two or more fusible nodes of
 //    one output shape each, such that running each group as one unit keeps the graph acyclic.
@@ -55,7 +57,7 @@ std::vector<ConvUnit> conv_units(const Graph& g);
 std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* taken = nullptr);
 
 // 5. Units and their order: the groups first (unit i < fused_units is groups[i]), then the
-//    prepared convolutions' node lists (the next prepared_units units), then every node
+//    prepared units' node lists (the next prepared_units units), then every node
 //    outside them alone; `order` runs each unit after the units it reads, and among ready
 //    units the one whose first node comes first (random primitives keep their order). Throws
 //    Error if contracting the groups made a cycle.
@@ -69,19 +71,19 @@ Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups, std::vec
 
 // 6. Lowering: one Step per unit in `s.order`; a single node becomes a kernel call of
 //    `backend`, a group a fused program (its outputs are the values used outside it), a
-//    prepared unit a call of convs[u - fused_units].conv.
+//    prepared unit a call of convs[u - fused_units].kernel.
 struct Plan {
   ById<Step> steps;
   ById<fusion::Program> programs;
   std::vector<int> release_first;   // inputs and constants nothing reads
-  // per value: held channels-last (prepared_conv.hpp), and the copy to row-major where a
+  // per value: held channels-last (prepared.hpp), and the copy to row-major where a
   // step or the graph's outputs need one
   ById<char> channels_last;
   ById<std::shared_ptr<const prepared::ToRowMajor>> to_row_major;
 };
-Plan lower(const Graph& g, const Schedule& s, Backend backend, const std::vector<ConvUnit>& convs = {});
+Plan lower(const Graph& g, const Schedule& s, Backend backend, const std::vector<PreparedUnit>& convs = {});
 
-// 7. Layouts: prepared convolutions write channels-last values; a step that computes
+// 7. Layouts: prepared kernels write channels-last values; a step that computes
 //    elementwise, reading only channels-last values of its own shape and one-element values,
 //    runs on them as they are and writes channels-last too (an elementwise result does not
 //    depend on the order of the elements in memory); any other reader, and the graph's

@@ -228,7 +228,7 @@ Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups, std::vec
   return S;
 }
 
-Plan lower(const Graph& g, const Schedule& S, Backend backend, const std::vector<ConvUnit>& convs) {
+Plan lower(const Graph& g, const Schedule& S, Backend backend, const std::vector<PreparedUnit>& convs) {
   Plan P;
   const BackendImpl* be = backend.impl();
   const int n = static_cast<int>(g.nodes.size());
@@ -237,9 +237,9 @@ Plan lower(const Graph& g, const Schedule& S, Backend backend, const std::vector
     const auto& members = S.units[u];
     Step s;
     if (u >= S.fused_units && u < S.fused_units + S.prepared_units) {
-      const ConvUnit& c = convs.at(static_cast<std::size_t>(u - S.fused_units));
+      const PreparedUnit& c = convs.at(static_cast<std::size_t>(u - S.fused_units));
       s.op = OpId::conv;
-      s.conv = c.conv;
+      s.prepared = c.kernel;
       s.in = {c.input};
       s.out = {c.output};
     } else if (u >= S.fused_units) {
@@ -277,7 +277,7 @@ void choose_inplace(const Graph& g, Plan& P) {
   ById<char> fused_value(g.values.size(), 0);  // written by a fused loop into a pool buffer
   ById<char> inside(g.nodes.size(), 0);
   for (Step& s : P.steps) {
-    if (s.conv) fused_value[s.out[0]] = 1;
+    if (s.prepared) fused_value[s.out[0]] = 1;
     if (s.program < 0) continue;
     const fusion::Program& p = P.programs[s.program];
     for (int k : p.nodes) inside[k] = 1;
@@ -312,7 +312,7 @@ void plan_layouts(const Graph& g, Plan& P) {
   auto laid_out = [&](int v) { return g.value(v).shape.numel() > 1; };
   for (Step& s : P.steps) {
     s.row_major_in.assign(s.in.size(), 0);
-    if (s.conv) {
+    if (s.prepared) {
       for (int v : s.out) cl[v] = 1;
       continue;
     }
@@ -388,7 +388,7 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
   st::optimize(g, backend, opt);
   st::check_support(g, backend);
   for (const Array& c : g.constants) I.constants.push_back(to_backend(c, backend));
-  const std::vector<st::ConvUnit> convs = opt.prepare_convolutions ? st::conv_units(g) : std::vector<st::ConvUnit>{};
+  const std::vector<st::PreparedUnit> convs = opt.prepare_kernels ? st::prepared_units(g) : std::vector<st::PreparedUnit>{};
   ById<char> taken(static_cast<int>(g.nodes.size()), 0);
   std::vector<std::vector<int>> conv_nodes;
   for (const auto& c : convs) {
@@ -407,7 +407,7 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
     ++I.stats.fused_groups;
     I.stats.fused_nodes += static_cast<int>(schedule.units[u].size());
   }
-  I.stats.prepared_convolutions = schedule.prepared_units;
+  I.stats.prepared_kernels = schedule.prepared_units;
   I.stats.nodes = static_cast<int>(g.nodes.size());
   I.stats.steps = static_cast<int>(I.plan.steps.size());
   I.graph = std::move(g);
@@ -427,8 +427,8 @@ std::string Executable::plan_str() const {
   for (const Step& s : I.plan.steps) {
     if (s.program >= 0) {
       os << I.plan.programs[s.program].str() << "\n";
-    } else if (s.conv) {
-      os << "%" << s.out[0] << " = prepared_conv(%" << s.in[0] << ") [" << s.conv->kernel_name() << "]\n";
+    } else if (s.prepared) {
+      os << "%" << s.out[0] << " = prepared(%" << s.in[0] << ") [" << s.prepared->name() << "]\n";
     } else {
       for (std::size_t k = 0; k < s.out.size(); ++k) os << (k ? ", " : "") << "%" << s.out[k];
       os << " = " << op_info(s.op).name << "(";
@@ -478,7 +478,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
     return r;
   };
   for (const Step& s : I.plan.steps) {
-    if (s.conv) {
+    if (s.prepared) {
       const Array& x = read(s, 0);
       const void* xp = be->data_ptr ? be->data_ptr(x) : nullptr;
       std::shared_ptr<void> x_copy;
@@ -490,10 +490,10 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       const auto& v = g.value(s.out[0]);
       auto buf = I.pool->acquire(static_cast<std::size_t>(v.shape.numel()) * sizeof(float));
       void* yp = buf.get();
-      const std::size_t scratch_bytes = s.conv->scratch_bytes();
+      const std::size_t scratch_bytes = s.prepared->scratch_bytes();
       std::shared_ptr<void> scratch = scratch_bytes ? I.pool->acquire(scratch_bytes) : nullptr;
       const bool x_cl = !I.plan.channels_last.empty() && I.plan.channels_last[s.in[0]] && !s.row_major_in[0];
-      s.conv->run(static_cast<const float*>(xp), x_cl, static_cast<float*>(yp), scratch.get());
+      s.prepared->run(static_cast<const float*>(xp), x_cl, static_cast<float*>(yp), scratch.get());
       env[s.out[0]] = be->wrap(yp, v.shape, v.dtype, std::move(buf));
     } else if (s.program < 0) {
       in.clear();

@@ -8,6 +8,9 @@
 #include <limits>
 #include <sstream>
 #include <unordered_map>
+#ifdef IVY_FUSION_OPENMP
+#include <omp.h>
+#endif
 
 #include "cpu_isa.hpp"
 #include "npy_scalar.hpp"
@@ -634,9 +637,11 @@ void gather_any(const InputRead& r, const u8* base, std::int64_t start, std::int
   }
 }
 
-[[gnu::always_inline]] inline void run_impl(const Program& p, const void* const* in, void* const* out, void* scratch) {
+// Elements [begin, end) of the program's output.
+[[gnu::always_inline]] inline void run_impl(const Program& p, const void* const* in, void* const* out, void* scratch,
+                                            std::int64_t begin, std::int64_t end) {
   const std::int64_t N = p.shape.numel();
-  if (N == 0) return;
+  if (N == 0 || begin >= end) return;
   const std::int64_t block = std::min(N, kBlock);
   auto slot = [&](int s) IVY_INL { return static_cast<u8*>(scratch) + static_cast<std::size_t>(s) * static_cast<std::size_t>(block) * 8; };
   const std::size_t n_regs = p.reg_dtype.size();
@@ -678,9 +683,9 @@ void gather_any(const InputRead& r, const u8* base, std::int64_t start, std::int
     ptr[static_cast<std::size_t>(r)] = dst;
     uni[static_cast<std::size_t>(r)] = 0;
   };
-  std::int64_t start = 0;
-  while (start < N) {
-    const std::int64_t n = row ? std::min(block, row - start % row) : std::min(block, N - start);
+  std::int64_t start = begin;
+  while (start < end) {
+    const std::int64_t n = std::min(row ? std::min(block, row - start % row) : block, end - start);
     for (std::size_t i = 0; i < n_in; ++i) {
       const InputRead& r = p.reads[i];
       const std::size_t isz = itemsize(r.dtype);
@@ -751,15 +756,38 @@ void gather_any(const InputRead& r, const u8* base, std::int64_t start, std::int
   }
 }
 
-void run_baseline(const Program& p, const void* const* in, void* const* out, void* scratch) { run_impl(p, in, out, scratch); }
-#if IVY_AVX2
-IVY_AVX2_FN void run_avx2(const Program& p, const void* const* in, void* const* out, void* scratch) {
-  run_impl(p, in, out, scratch);
+void run_baseline(const Program& p, const void* const* in, void* const* out, void* scratch, std::int64_t b,
+                  std::int64_t e) {
+  run_impl(p, in, out, scratch, b, e);
 }
-IVY_AVX512_FN void run_avx512(const Program& p, const void* const* in, void* const* out, void* scratch) {
-  run_impl(p, in, out, scratch);
+#if IVY_AVX2
+IVY_AVX2_FN void run_avx2(const Program& p, const void* const* in, void* const* out, void* scratch, std::int64_t b,
+                          std::int64_t e) {
+  run_impl(p, in, out, scratch, b, e);
+}
+IVY_AVX512_FN void run_avx512(const Program& p, const void* const* in, void* const* out, void* scratch, std::int64_t b,
+                              std::int64_t e) {
+  run_impl(p, in, out, scratch, b, e);
 }
 #endif
+void run_range(const Program& p, const void* const* in, void* const* out, void* scratch, std::int64_t b,
+               std::int64_t e) {
+#if IVY_AVX2
+  if (cpu::isa::kAvx512) return run_avx512(p, in, out, scratch, b, e);
+  if (cpu::isa::kAvx2) return run_avx2(p, in, out, scratch, b, e);
+#endif
+  run_baseline(p, in, out, scratch, b, e);
+}
+// This thread's scratch for p, grown as needed and kept for the next call.
+void* thread_scratch(const Program& p) {
+  thread_local std::unique_ptr<std::vector<double>> mine;
+  if (!mine) mine = std::make_unique<std::vector<double>>();
+  const std::size_t words = scratch_bytes(p) / 8;
+  if (mine->size() < words) mine->resize(words);
+  return mine->data();
+}
+// Outputs of at least this many elements are split over OpenMP's threads.
+constexpr std::int64_t kParallelMin = std::int64_t{1} << 16;
 }  // namespace
 
 std::size_t scratch_bytes(const Program& p) {
@@ -767,19 +795,21 @@ std::size_t scratch_bytes(const Program& p) {
 }
 
 void run(const Program& p, const void* const* in, void* const* out, void* scratch) {
-  if (!scratch) {
-    // this thread's scratch, grown as needed and kept for the next call
-    thread_local std::unique_ptr<std::vector<double>> mine;
-    if (!mine) mine = std::make_unique<std::vector<double>>();
-    const std::size_t words = scratch_bytes(p) / 8;
-    if (mine->size() < words) mine->resize(words);
-    scratch = mine->data();
+  const std::int64_t N = p.shape.numel();
+#ifdef IVY_FUSION_OPENMP
+  // each element depends on its own position only: whole blocks per thread, same results
+  if (!scratch && N >= kParallelMin && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+    const std::int64_t blocks = (N + kBlock - 1) / kBlock;
+#pragma omp parallel
+    {
+      const std::int64_t t = omp_get_thread_num(), T = omp_get_num_threads();
+      const std::int64_t b = blocks * t / T * kBlock, e = std::min(N, blocks * (t + 1) / T * kBlock);
+      run_range(p, in, out, thread_scratch(p), b, e);
+    }
+    return;
   }
-#if IVY_AVX2
-  if (cpu::isa::kAvx512) return run_avx512(p, in, out, scratch);
-  if (cpu::isa::kAvx2) return run_avx2(p, in, out, scratch);
 #endif
-  run_baseline(p, in, out, scratch);
+  run_range(p, in, out, scratch ? scratch : thread_scratch(p), 0, N);
 }
 
 }  // namespace ivy::fusion

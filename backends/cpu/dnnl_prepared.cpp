@@ -1,12 +1,16 @@
-// Prepared float32 convolutions over oneDNN (src/trace/prepared_conv.hpp): the primitive is
-// chosen once for channels-last activations with the weights' layout left to oneDNN, the
-// weights are reordered into that layout once, and a run reorders only a row-major input.
+// Prepared kernels (src/trace/prepared.hpp): float32 convolutions over oneDNN, the primitive
+// chosen once for channels-last activations with the weights' layout left to oneDNN and the
+// weights reordered into that layout once; a max pool over channels-last rows; a run
+// reorders only a row-major input.
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 
-#include "trace/prepared_conv.hpp"
+#include "trace/prepared.hpp"
 
 namespace ivy::prepared {
 namespace {
@@ -30,7 +34,7 @@ std::size_t aligned(std::size_t n) { return (n + 63) / 64 * 64; }
 
 tag channels_last(std::size_t rank) { return rank == 3 ? tag::nwc : rank == 4 ? tag::nhwc : tag::ndhwc; }
 
-class DnnlConv final : public Conv {
+class DnnlConv final : public Kernel {
  public:
   explicit DnnlConv(const ConvSpec& s) {
     x_plain_ = memory::desc(dims_of(s.x), memory::data_type::f32, plain_act(s.x.size()));
@@ -72,7 +76,7 @@ class DnnlConv final : public Conv {
   }
   bool reference() const { return name_.rfind("ref", 0) == 0; }
   std::size_t scratch_bytes() const override { return src_bytes_ + pad_bytes_; }
-  std::string kernel_name() const override { return name_; }
+  std::string name() const override { return "conv " + name_; }
   void run(const float* x, bool x_channels_last, float* y, void* scratch) const override {
     dnnl::stream st(engine());
     auto* s = static_cast<char*>(scratch);
@@ -100,6 +104,80 @@ class DnnlConv final : public Conv {
   std::string name_;
 };
 
+// Max pool over channels-last rows: per output position, the C-long rows of its taps inside
+// the input, combined element by element (the inner loop runs along C, contiguous).
+class MaxPoolChannelsLast final : public Kernel {
+ public:
+  explicit MaxPoolChannelsLast(const MaxPoolSpec& s)
+      : s_(s),
+        to_cl_(dnnl::reorder::primitive_desc(
+            engine(), memory::desc(dims_of(s.x), memory::data_type::f32, plain_act(s.x.size())), engine(),
+            memory::desc(dims_of(s.x), memory::data_type::f32, channels_last(s.x.size())))),
+        x_plain_(dims_of(s.x), memory::data_type::f32, plain_act(s.x.size())),
+        x_cl_(dims_of(s.x), memory::data_type::f32, channels_last(s.x.size())) {
+    // three spatial axes, the missing leading ones of size 1
+    const std::size_t d = s.x.size() - 2, off = 3 - d;
+    for (std::size_t i = 0; i < d; ++i) {
+      in_[off + i] = s.x[2 + i];
+      out_[off + i] = s.y[2 + i];
+      k_[off + i] = s.window[i];
+      st_[off + i] = s.strides[i];
+      dl_[off + i] = s.dilations[i];
+      lo_[off + i] = s.pad_lo[i];
+    }
+  }
+  std::size_t scratch_bytes() const override { return aligned(x_cl_.get_size()); }
+  std::string name() const override { return "max_pool"; }
+  void run(const float* x, bool x_channels_last, float* y, void* scratch) const override {
+    if (!x_channels_last) {
+      dnnl::stream st(engine());
+      memory a(x_plain_, engine(), const_cast<float*>(x)), b(x_cl_, engine(), scratch);
+      to_cl_.execute(st, a, b);
+      st.wait();
+      x = static_cast<const float*>(scratch);
+    }
+    const std::int64_t N = s_.x[0], C = s_.x[1];
+    const std::int64_t plane = in_[0] * in_[1] * in_[2] * C;
+    // output rows (n, o0, o1) are independent: split over OpenMP's threads when large
+    const std::int64_t rows = N * out_[0] * out_[1];
+#ifdef IVY_PREPARED_OPENMP
+#pragma omp parallel for schedule(static) if (rows * out_[2] * C >= (std::int64_t{1} << 15))
+#endif
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const std::int64_t n = r / (out_[0] * out_[1]), o0 = r / out_[1] % out_[0], o1 = r % out_[1];
+      for (std::int64_t o2 = 0; o2 < out_[2]; ++o2) {
+        float* __restrict best = y + (r * out_[2] + o2) * C;
+        std::fill(best, best + C, -std::numeric_limits<float>::infinity());
+        for (std::int64_t k0 = 0; k0 < k_[0]; ++k0) {
+          const std::int64_t i0 = o0 * st_[0] - lo_[0] + k0 * dl_[0];
+          if (i0 < 0 || i0 >= in_[0]) continue;
+          for (std::int64_t k1 = 0; k1 < k_[1]; ++k1) {
+            const std::int64_t i1 = o1 * st_[1] - lo_[1] + k1 * dl_[1];
+            if (i1 < 0 || i1 >= in_[1]) continue;
+            for (std::int64_t k2 = 0; k2 < k_[2]; ++k2) {
+              const std::int64_t i2 = o2 * st_[2] - lo_[2] + k2 * dl_[2];
+              if (i2 < 0 || i2 >= in_[2]) continue;
+              const float* __restrict row = x + n * plane + ((i0 * in_[1] + i1) * in_[2] + i2) * C;
+              // greater wins; a NaN wins over a number and then stays
+              for (std::int64_t c = 0; c < C; ++c) {
+                const float v = row[c], b = best[c];
+                best[c] = (v > b) | ((v != v) & (b == b)) ? v : b;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+ private:
+  MaxPoolSpec s_;
+  dnnl::reorder to_cl_;
+  memory::desc x_plain_, x_cl_;
+  std::int64_t in_[3] = {1, 1, 1}, out_[3] = {1, 1, 1}, k_[3] = {1, 1, 1}, st_[3] = {1, 1, 1}, dl_[3] = {1, 1, 1},
+               lo_[3] = {0, 0, 0};
+};
+
 class DnnlToRowMajor final : public ToRowMajor {
  public:
   explicit DnnlToRowMajor(const Shape& shape)
@@ -121,7 +199,7 @@ class DnnlToRowMajor final : public ToRowMajor {
 
 bool available() { return true; }
 
-std::unique_ptr<Conv> make_conv(const ConvSpec& spec) {
+std::unique_ptr<Kernel> make_conv(const ConvSpec& spec) {
   const std::size_t r = spec.x.size();
   if (r < 3 || r > 5 || spec.w.size() != r || spec.y.size() != r) return nullptr;
   for (const Shape* s : {&spec.x, &spec.w, &spec.y})
@@ -134,6 +212,15 @@ std::unique_ptr<Conv> make_conv(const ConvSpec& spec) {
   } catch (const dnnl::error&) {
     return nullptr;  // a geometry oneDNN does not implement: the eager kernel runs it
   }
+}
+
+std::unique_ptr<Kernel> make_max_pool(const MaxPoolSpec& spec) {
+  const std::size_t r = spec.x.size();
+  if (r < 3 || r > 5 || spec.y.size() != r) return nullptr;
+  for (const Shape* s : {&spec.x, &spec.y})
+    for (auto e : *s)
+      if (e <= 0) return nullptr;
+  return std::make_unique<MaxPoolChannelsLast>(spec);
 }
 
 std::unique_ptr<ToRowMajor> make_to_row_major(const Shape& shape) {

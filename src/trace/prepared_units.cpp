@@ -1,6 +1,7 @@
-// The prepared-convolution stage of compile (compile_stages.hpp, stage 3): finds each conv of
-// a float32 input by a captured weight, folds the per-channel affine nodes after it into its
-// weights and bias, and prepares the kernel (prepared_conv.hpp).
+// The prepared-kernel stage of compile (compile_stages.hpp, stage 3): finds each conv of a
+// float32 input by a captured weight, folds the per-channel affine nodes after it into its
+// weights and bias, and prepares its kernel (prepared.hpp); likewise each float32 max pool
+// whose positions nothing reads.
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -50,11 +51,33 @@ std::optional<std::vector<double>> per_channel(const Graph& g, int id, const Sha
 
 }  // namespace
 
-std::vector<ConvUnit> conv_units(const Graph& g) {
-  std::vector<ConvUnit> units;
+std::vector<PreparedUnit> prepared_units(const Graph& g) {
+  std::vector<PreparedUnit> units;
   if (!prepared::available()) return units;
   for (int k = 0; k < static_cast<int>(g.nodes.size()); ++k) {
     const auto& n = g.node(k);
+    if (n.op == OpId::max_pool && n.outputs.size() == 2 && g.value(n.inputs[0]).dtype == DType::float32 &&
+        g.users(n.outputs[1]).empty() && !g.is_output(n.outputs[1])) {
+      const auto& p = n.attrs.get<attr::pool>();
+      prepared::MaxPoolSpec spec;
+      spec.x = g.value(n.inputs[0]).shape;
+      spec.y = g.value(n.outputs[0]).shape;
+      const std::size_t d = spec.x.size() < 2 ? 0 : spec.x.size() - 2;
+      for (std::size_t i = 0; i < d; ++i) {
+        spec.window.push_back(p.window[i]);
+        spec.strides.push_back(p.strides[i]);
+        spec.dilations.push_back(p.dilations[i]);
+        spec.pad_lo.push_back(p.padding[i]);
+      }
+      PreparedUnit u;
+      u.kernel = prepared::make_max_pool(spec);
+      if (!u.kernel) continue;
+      u.nodes = {k};
+      u.input = n.inputs[0];
+      u.output = n.outputs[0];
+      units.push_back(std::move(u));
+      continue;
+    }
     if (n.op != OpId::conv || n.inputs.size() != 2) continue;
     const int x = n.inputs[0], w = n.inputs[1], y = n.outputs[0];
     const Shape& ys = g.value(y).shape;
@@ -66,7 +89,7 @@ std::vector<ConvUnit> conv_units(const Graph& g) {
     // the folded epilogue: y' = y * scale + shift per output channel
     std::vector<double> scale(static_cast<std::size_t>(channels), 1.0), shift(static_cast<std::size_t>(channels), 0.0);
     bool scaled = false, shifted = false;
-    ConvUnit u;
+    PreparedUnit u;
     u.nodes.push_back(k);
     int cur = y;
     for (;;) {
@@ -125,8 +148,8 @@ std::vector<ConvUnit> conv_units(const Graph& g) {
     }
     if (shifted)
       for (double e : shift) spec.bias.push_back(static_cast<float>(e));
-    u.conv = prepared::make_conv(spec);
-    if (!u.conv) continue;
+    u.kernel = prepared::make_conv(spec);
+    if (!u.kernel) continue;
     u.input = x;
     u.output = cur;
     std::sort(u.nodes.begin(), u.nodes.end());
