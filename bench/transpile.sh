@@ -9,12 +9,18 @@ build=${1:-build}
 models=$build/bench_models
 [ -f "$models/index.json" ] || /usr/bin/python3 bench/transpile_models.py "$models"
 export OMP_NUM_THREADS=2
-"$build/bench/transpile" --models "$models" --benchmark_min_time=2 --benchmark_format=json > "$build/transpile_bench.json"
+# five repetitions in random order, the median of each: this VM's speed drifts between
+# minutes, and interleaving spreads the drift over every column alike
+"$build/bench/transpile" --models "$models" --benchmark_min_time=1 --benchmark_repetitions=5 \
+  --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true \
+  --benchmark_format=json > "$build/transpile_bench.json"
 NODE_PATH=$build/npm/node_modules node bench/transpile_ort.js "$models" > "$build/transpile_ort.json"
 /usr/bin/python3 - "$build/transpile_bench.json" "$build/transpile_ort.json" <<'PY'
 import json, sys
 ms = {}
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b.get("aggregate_name") != "median":
+        continue
     model, batch, who = b["name"].split("/")[:3]
     ms[(model, batch, who)] = b["real_time"]
 for r in json.load(open(sys.argv[2])):

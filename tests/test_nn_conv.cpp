@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ivy/ivy.hpp"
@@ -249,6 +250,37 @@ TEST_P(NnConv, EdgeCasesByHand) {
   Array sa = ivy::nn::scatter_add_flat(ivy::zeros(Shape{3}, ivy::float64), ivy::asarray(std::vector<std::int64_t>{1, 1, 2}),
                                        ivy::asarray(std::vector<double>{1, 2, 3}));
   EXPECT_EQ(values(sa), (std::vector<double>{0, 3, 3}));
+}
+
+// Eager convolutions and their adjoints from several threads at once give each thread's own
+// result (the kernels share no per-process scratch).
+TEST_P(NnConv, ThreadsRunAtOnce) {
+  const std::string be = GetParam();
+  ivy::BackendScope scope{ivy::Backend(be)};
+  ivy::seed(21);
+  const Array w = ivy::random_uniform(-1.0, 1.0, {16, 8, 3, 3}, ivy::float32);
+  std::vector<Array> xs, want, want_gx;
+  auto loss = [&](const Array& x) { return ivy::sum(ivy::nn::conv(x, w, Array(), {{1}, 1}) * ivy::nn::conv(x, w, Array(), {{1}, 1})); };
+  for (int t = 0; t < 4; ++t) {
+    xs.push_back(ivy::random_uniform(-1.0, 1.0, {2, 8, 20, 20}, ivy::float32));
+    want.push_back(ivy::nn::conv(xs.back(), w, Array(), {{1}, 1}));
+    want_gx.push_back(ivy::grad(loss)(xs.back()));
+  }
+  std::vector<int> ok(4, 0);
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t)
+    ts.emplace_back([&, t] {
+      ivy::BackendScope s{ivy::Backend(be)};
+      int good = 1;
+      for (int r = 0; r < 10; ++r) {
+        const auto i = static_cast<std::size_t>(t);
+        good &= static_cast<int>(ivy::allclose(ivy::nn::conv(xs[i], w, Array(), {{1}, 1}), want[i], 1e-6, 1e-6));
+        good &= static_cast<int>(ivy::allclose(ivy::grad(loss)(xs[i]), want_gx[i], 1e-5, 1e-4));
+      }
+      ok[static_cast<std::size_t>(t)] = good;
+    });
+  for (auto& t : ts) t.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(ok[static_cast<std::size_t>(t)], 1) << t;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NnConv, ::testing::ValuesIn(backend_names()),
