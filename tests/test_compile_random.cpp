@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -21,6 +23,10 @@
 #include "ivy/compile.hpp"
 #include "ivy/graph_io.hpp"
 #include "ivy/ivy.hpp"
+#ifdef IVY_TEST_HAS_ONNX
+#include "ivy/onnx.hpp"
+#include "onnx/ort_case.hpp"
+#endif
 
 namespace {
 using ivy::Array;
@@ -1260,6 +1266,86 @@ TEST_P(CompileRandom, CompiledMatchesEager) {
     EXPECT_LE(ill, n / 100) << "ill-conditioned programs should be rare: the generator leaves out steep steps";
   }
 }
+
+#ifdef IVY_TEST_HAS_ONNX
+// The first 100 random programs (IVY_ONNX_RANDOM_N) exported to ONNX, at opsets 17 and 13 in
+// turn: the exporter runs ONNX's checker and strict shape inference on each, the re-imported
+// model must compute eager's outputs (the tolerances and conditioning rule of compiled runs),
+// and each agreeing model is written with its inputs and outputs under $IVY_ONNX_EXPORT_DIR
+// for onnxruntime (the ctest onnx_export_ort).
+TEST_P(CompileRandom, ExportedToOnnxMatchesEager) {
+  const int n = static_cast<int>(env_u64("IVY_ONNX_RANDOM_N", 100));
+  const char* ort_dir = std::getenv("IVY_ONNX_EXPORT_DIR");
+  const std::string backend = GetParam();
+  int exported = 0, ill = 0, failures = 0, written = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t seed = kBaseSeed + static_cast<std::uint64_t>(i);
+    const Program p = generate(seed);
+    std::vector<Array> vals;
+    try {
+      vals = run_all(p, p.inputs);
+    } catch (const ivy::Error&) {
+      continue;
+    }
+    Flags flags;
+    if (!annotate(p, vals, flags)) continue;
+    std::vector<Array> want;
+    for (int id : p.outputs) want.push_back(vals[static_cast<std::size_t>(id)]);
+    const int opset = i % 2 ? 13 : 17;
+    auto report = [&](const std::string& what) {
+      ++failures;
+      ADD_FAILURE() << "backend " << backend << ", seed " << seed << ", opset " << opset << ": " << what << "\n"
+                    << program_str(p);
+    };
+    std::string bytes;
+    try {
+      ivy::onnx::ExportOptions o;
+      o.opset = opset;
+      bytes = ivy::onnx::export_graph(ivy::trace(function_of(p), p.inputs), o);
+    } catch (const std::exception& e) {
+      report(std::string("export: ") + e.what());
+      continue;
+    }
+    ++exported;
+    std::vector<Array> got;
+    try {
+      ivy::onnx::ImportOptions io;
+      io.backend = backend;
+      got = ivy::onnx::load_from_bytes(bytes, io)->run(p.inputs);
+    } catch (const std::exception& e) {
+      report(std::string("re-import: ") + e.what());
+      continue;
+    }
+    if (got.size() != want.size()) {
+      report("the model returned " + std::to_string(got.size()) + " arrays");
+      continue;
+    }
+    bool agree = true, explained = false;
+    for (std::size_t k = 0; k < got.size() && agree; ++k) {
+      const bool f32 = flags.f32[static_cast<std::size_t>(p.outputs[k])];
+      const std::string d = compare_close(got[k], want[k], f32);
+      if (d.empty()) continue;
+      if (got[k].dtype() == want[k].dtype() && ill_conditioned(p, p.inputs, k, want[k], f32)) {
+        explained = true;
+        continue;
+      }
+      report("output " + std::to_string(k) + " (%" + std::to_string(p.outputs[k]) + "): " + d);
+      agree = false;
+    }
+    ill += explained;
+    if (agree && !explained && ort_dir && backend == "xtensor") {
+      ivy_test::write_ort_case(std::filesystem::path(ort_dir) / ("random_" + std::to_string(seed)), bytes, p.inputs,
+                               want, 1e-4, false);
+      ++written;
+    }
+  }
+  std::cout << "[ OnnxRandom ] " << backend << ": " << n << " programs, " << exported << " exported, " << ill
+            << " ill-conditioned, " << failures << " failing, " << written << " written for onnxruntime\n";
+  EXPECT_EQ(failures, 0);
+  EXPECT_GE(exported, n * 9 / 10);
+  EXPECT_LE(ill, n / 20);
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(Backends, CompileRandom, ::testing::ValuesIn(backend_names()),
                          [](const auto& info) { return info.param; });

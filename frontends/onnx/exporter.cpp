@@ -681,6 +681,8 @@ void NodeWriter::structural() {
     case OpId::reshape: set_out(0, reshape(in(0), out_s())); return;
     case OpId::permute_dims: {
       const auto& p = at<attr::permute_dims>();
+      // a 0-d array has only the empty permutation, which an ONNX attribute cannot hold
+      if (p.axes.empty()) { set_out(0, un("Identity", in(0))); return; }
       set_out(0, one("Transpose", {in(0)}, [&](auto& n) { Builder::attr_is(n, "perm", I64s(p.axes.begin(), p.axes.end())); }));
       return;
     }
@@ -860,7 +862,14 @@ void NodeWriter::structural() {
         set_out(i, one("Gather", {nz, b_.int_scalar(static_cast<std::int64_t>(i))}, [](auto& n) { Builder::attr_i(n, "axis", 0); }));
       return;
     }
-    case OpId::where: set_out(0, where(in(0), in_as(1, t), in_as(2, t))); return;
+    case OpId::where:
+      if (t == DType::bool_) {  // valid ONNX either way, but onnxruntime has no bool Where: select uint8s
+        set_out(0, b_.cast(where(in(0), b_.cast(in_as(1, t), t, DType::uint8), b_.cast(in_as(2, t), t, DType::uint8)),
+                           DType::uint8, t));
+        return;
+      }
+      set_out(0, where(in(0), in_as(1, t), in_as(2, t)));
+      return;
     case OpId::searchsorted: {
       const DType c = result_type(in_t(0), in_t(1));
       const bool right = at<attr::searchsorted>().right;

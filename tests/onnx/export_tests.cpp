@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ort_case.hpp"
 #include "ivy/ivy.hpp"
 #include "ivy/onnx.hpp"
 
@@ -208,6 +209,7 @@ std::vector<Case> other_cases() {
   // manipulation
   c.push_back({"reshape", x234, [](const Arrays& x) { return one(ivy::reshape(x[0], Shape{4, -1})); }});
   c.push_back({"permute_dims", x234, [](const Arrays& x) { return one(ivy::permute_dims(x[0], ivy::Dims{2, 0, 1})); }});
+  c.push_back({"permute_dims_0d", [] { return one(ivy::asarray(2.5f)); }, [](const Arrays& x) { return one(ivy::permute_dims(x[0], ivy::Dims{})); }});
   c.push_back({"broadcast_to", [] { return one(real(Shape{3, 1}, 1)); }, [](const Arrays& x) { return one(ivy::broadcast_to(x[0], Shape{2, 3, 4})); }});
   c.push_back({"flip", x234, [](const Arrays& x) { return one(ivy::flip(x[0], {0, 2})); }});
   c.push_back({"flip_all", x34, [](const Arrays& x) { return one(ivy::flip(x[0])); }});
@@ -244,6 +246,8 @@ std::vector<Case> other_cases() {
   c.push_back({"argmin_flat_keepdims", x234, [](const Arrays& x) { return one(ivy::argmin(x[0], std::nullopt, true)); }});
   c.push_back({"nonzero", [] { return one(ivy::astype(integers(Shape{3, 4}, 1, -1, 2), DType::float32)); }, [](const Arrays& x) { return ivy::nonzero(x[0]); }});
   c.push_back({"where", [] { return Arrays{bools(Shape{3, 1}, 1), real(Shape{3, 4}, 2), real(Shape{4}, 3)}; },
+               [](const Arrays& x) { return one(ivy::where(x[0], x[1], x[2])); }});
+  c.push_back({"where_bool", [] { return Arrays{bools(Shape{3, 1}, 1), bools(Shape{3, 4}, 2), bools(Shape{4}, 3)}; },
                [](const Arrays& x) { return one(ivy::where(x[0], x[1], x[2])); }});
   c.push_back({"searchsorted", [] { return Arrays{ivy::asarray(std::vector<float>{-1, 0, 0, 1.5, 3}), real(Shape{2, 3}, 2)}; },
                [](const Arrays& x) { return one(ivy::searchsorted(x[0], x[1])); }});
@@ -337,35 +341,6 @@ std::vector<Case> all_cases() {
   return c;
 }
 
-std::string dtype_str(DType d) { return d == DType::bool_ ? "bool" : ivy::dtype_name(d); }
-
-void write_bytes(const std::filesystem::path& p, const Array& a) {
-  std::vector<unsigned char> b(static_cast<std::size_t>(a.size()) * ivy::itemsize(a.dtype()));
-  if (!b.empty()) ivy::copy_to_host(a, b.data());
-  std::ofstream f(p, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-}
-
-// The model, inputs and eager outputs for tools/onnx_ort_check.js.
-void write_ort_case(const std::filesystem::path& dir, const std::string& bytes, const Arrays& in, const Arrays& out, const Case& c) {
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "model.onnx", std::ios::binary) << bytes;
-  nlohmann::json j;
-  j["rtol"] = c.rtol;
-  j["random"] = c.random;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    write_bytes(dir / ("in_" + std::to_string(i) + ".bin"), in[i]);
-    j["inputs"].push_back({{"name", "input_" + std::to_string(i)}, {"dtype", dtype_str(in[i].dtype())},
-                           {"dims", std::vector<std::int64_t>(in[i].shape().begin(), in[i].shape().end())}});
-  }
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    write_bytes(dir / ("out_" + std::to_string(i) + ".bin"), out[i]);
-    j["outputs"].push_back({{"name", "output_" + std::to_string(i)}, {"dtype", dtype_str(out[i].dtype())},
-                            {"dims", std::vector<std::int64_t>(out[i].shape().begin(), out[i].shape().end())}});
-  }
-  std::ofstream(dir / "case.json") << j.dump(1);
-}
-
 // Equal shapes and dtypes; values exactly for integers and bools, else within rtol (NaN
 // matches NaN, infinities match by sign).
 void expect_same(const Array& got, const Array& want, double rtol, bool random, const std::string& what) {
@@ -421,7 +396,8 @@ TEST_P(OnnxExport, EveryProgramRoundTrips) {
       ASSERT_EQ(got.size(), eager.size()) << what;
       for (std::size_t i = 0; i < got.size(); ++i) expect_same(got[i], eager[i], c.rtol, c.random, what + ", output " + std::to_string(i));
       if (ort_dir && backend == "xtensor")
-        write_ort_case(std::filesystem::path(ort_dir) / (c.name + "_opset" + std::to_string(opset)), bytes, in, eager, c);
+        ivy_test::write_ort_case(std::filesystem::path(ort_dir) / (c.name + "_opset" + std::to_string(opset)), bytes, in,
+                                 eager, c.rtol, c.random);
       ++checked;
     }
   }
