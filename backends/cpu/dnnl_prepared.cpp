@@ -10,6 +10,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "cpu_isa.hpp"
 #include "trace/prepared.hpp"
 
 namespace ivy::prepared {
@@ -136,41 +137,58 @@ class MaxPoolChannelsLast final : public Kernel {
       st.wait();
       x = static_cast<const float*>(scratch);
     }
-    const std::int64_t N = s_.x[0], C = s_.x[1];
-    const std::int64_t plane = in_[0] * in_[1] * in_[2] * C;
     // output rows (n, o0, o1) are independent: split over OpenMP's threads when large
-    const std::int64_t rows = N * out_[0] * out_[1];
-#ifdef IVY_PREPARED_OPENMP
-#pragma omp parallel for schedule(static) if (rows * out_[2] * C >= (std::int64_t{1} << 15))
+    const std::int64_t rows = s_.x[0] * out_[0] * out_[1];
+#if IVY_AVX2
+    const RowFn row_fn = cpu::isa::kAvx512 ? rows_avx512 : cpu::isa::kAvx2 ? rows_avx2 : rows_baseline;
+#else
+    const RowFn row_fn = rows_baseline;
 #endif
-    for (std::int64_t r = 0; r < rows; ++r) {
-      const std::int64_t n = r / (out_[0] * out_[1]), o0 = r / out_[1] % out_[0], o1 = r % out_[1];
-      for (std::int64_t o2 = 0; o2 < out_[2]; ++o2) {
-        float* __restrict best = y + (r * out_[2] + o2) * C;
-        std::fill(best, best + C, -std::numeric_limits<float>::infinity());
-        for (std::int64_t k0 = 0; k0 < k_[0]; ++k0) {
-          const std::int64_t i0 = o0 * st_[0] - lo_[0] + k0 * dl_[0];
-          if (i0 < 0 || i0 >= in_[0]) continue;
-          for (std::int64_t k1 = 0; k1 < k_[1]; ++k1) {
-            const std::int64_t i1 = o1 * st_[1] - lo_[1] + k1 * dl_[1];
-            if (i1 < 0 || i1 >= in_[1]) continue;
-            for (std::int64_t k2 = 0; k2 < k_[2]; ++k2) {
-              const std::int64_t i2 = o2 * st_[2] - lo_[2] + k2 * dl_[2];
-              if (i2 < 0 || i2 >= in_[2]) continue;
-              const float* __restrict row = x + n * plane + ((i0 * in_[1] + i1) * in_[2] + i2) * C;
-              // greater wins; a NaN wins over a number and then stays
-              for (std::int64_t c = 0; c < C; ++c) {
-                const float v = row[c], b = best[c];
-                best[c] = (v > b) | ((v != v) & (b == b)) ? v : b;
-              }
+#ifdef IVY_PREPARED_OPENMP
+#pragma omp parallel for schedule(static) if (rows * out_[2] * s_.x[1] >= (std::int64_t{1} << 15))
+#endif
+    for (std::int64_t r = 0; r < rows; ++r) row_fn(*this, x, y, r);
+  }
+
+ private:
+  using RowFn = void (*)(const MaxPoolChannelsLast&, const float*, float*, std::int64_t);
+  // Output row r (n, o0, o1): every o2, each the maxima of its taps' C-long input rows.
+  [[gnu::always_inline]] inline void row(const float* x, float* y, std::int64_t r) const {
+    const std::int64_t C = s_.x[1], plane = in_[0] * in_[1] * in_[2] * C;
+    const std::int64_t n = r / (out_[0] * out_[1]), o0 = r / out_[1] % out_[0], o1 = r % out_[1];
+    for (std::int64_t o2 = 0; o2 < out_[2]; ++o2) {
+      float* __restrict best = y + (r * out_[2] + o2) * C;
+      std::fill(best, best + C, -std::numeric_limits<float>::infinity());
+      for (std::int64_t k0 = 0; k0 < k_[0]; ++k0) {
+        const std::int64_t i0 = o0 * st_[0] - lo_[0] + k0 * dl_[0];
+        if (i0 < 0 || i0 >= in_[0]) continue;
+        for (std::int64_t k1 = 0; k1 < k_[1]; ++k1) {
+          const std::int64_t i1 = o1 * st_[1] - lo_[1] + k1 * dl_[1];
+          if (i1 < 0 || i1 >= in_[1]) continue;
+          for (std::int64_t k2 = 0; k2 < k_[2]; ++k2) {
+            const std::int64_t i2 = o2 * st_[2] - lo_[2] + k2 * dl_[2];
+            if (i2 < 0 || i2 >= in_[2]) continue;
+            const float* __restrict tap = x + n * plane + ((i0 * in_[1] + i1) * in_[2] + i2) * C;
+            // greater wins; a NaN wins over a number and then stays
+            for (std::int64_t c = 0; c < C; ++c) {
+              const float v = tap[c], b = best[c];
+              best[c] = (v > b) | ((v != v) & (b == b)) ? v : b;
             }
           }
         }
       }
     }
   }
+  static void rows_baseline(const MaxPoolChannelsLast& k, const float* x, float* y, std::int64_t r) { k.row(x, y, r); }
+#if IVY_AVX2
+  IVY_AVX2_FN static void rows_avx2(const MaxPoolChannelsLast& k, const float* x, float* y, std::int64_t r) {
+    k.row(x, y, r);
+  }
+  IVY_AVX512_FN static void rows_avx512(const MaxPoolChannelsLast& k, const float* x, float* y, std::int64_t r) {
+    k.row(x, y, r);
+  }
+#endif
 
- private:
   MaxPoolSpec s_;
   dnnl::reorder to_cl_;
   memory::desc x_plain_, x_cl_;
