@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "cpu_isa.hpp"
+#include "dnnl_layouts.hpp"
 #include "trace/prepared.hpp"
 
 namespace ivy::prepared {
@@ -18,30 +19,16 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-dnnl::engine& engine() {
-  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
-  return e;
-}
-memory::dims dims_of(const Shape& s) { return memory::dims(s.begin(), s.end()); }
-tag plain_act(std::size_t rank) { return rank == 3 ? tag::ncw : rank == 4 ? tag::nchw : tag::ncdhw; }
-memory::desc plain_weights(const Shape& w, std::int64_t groups) {
-  memory::dims d = dims_of(w);
-  if (groups == 1) return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::oiw : w.size() == 4 ? tag::oihw : tag::oidhw);
-  d[0] /= groups;
-  d.insert(d.begin(), groups);
-  return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::goiw : w.size() == 4 ? tag::goihw : tag::goidhw);
-}
+namespace layouts = cpu::dnnl_layouts;
 std::size_t aligned(std::size_t n) { return (n + 63) / 64 * 64; }
-
-tag channels_last(std::size_t rank) { return rank == 3 ? tag::nwc : rank == 4 ? tag::nhwc : tag::ndhwc; }
 
 class DnnlConv final : public Kernel {
  public:
   explicit DnnlConv(const ConvSpec& s) {
-    x_plain_ = memory::desc(dims_of(s.x), memory::data_type::f32, plain_act(s.x.size()));
-    src_md_ = memory::desc(dims_of(s.x), memory::data_type::f32, channels_last(s.x.size()));
-    dst_md_ = memory::desc(dims_of(s.y), memory::data_type::f32, channels_last(s.y.size()));
-    const memory::desc w_plain = plain_weights(s.w, s.groups);
+    x_plain_ = memory::desc(layouts::dims_of(s.x), memory::data_type::f32, layouts::row_major(s.x.size()));
+    src_md_ = memory::desc(layouts::dims_of(s.x), memory::data_type::f32, layouts::channels_last(s.x.size()));
+    dst_md_ = memory::desc(layouts::dims_of(s.y), memory::data_type::f32, layouts::channels_last(s.y.size()));
+    const memory::desc w_plain = layouts::weights(s.w, s.groups);
     memory::dims strides(s.strides.begin(), s.strides.end()), lo(s.pad_lo.begin(), s.pad_lo.end()),
         hi(s.pad_hi.begin(), s.pad_hi.end()), dil;
     for (auto d : s.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
@@ -58,19 +45,19 @@ class DnnlConv final : public Kernel {
     // the scratchpad comes with each run's scratch: oneDNN's own is one per process unless
     // it was built for concurrent execution, and runs may come from several threads
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    pd_ = dnnl::convolution_forward::primitive_desc(desc, attr, engine());
+    pd_ = dnnl::convolution_forward::primitive_desc(desc, attr, layouts::engine());
     name_ = pd_.impl_info_str();
     prim_ = dnnl::convolution_forward(pd_);
     pad_md_ = pd_.scratchpad_desc();
     pad_bytes_ = aligned(pad_md_.get_size());
-    to_src_ = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), x_plain_, engine(), src_md_));
+    to_src_ = dnnl::reorder(dnnl::reorder::primitive_desc(layouts::engine(), x_plain_, layouts::engine(), src_md_));
     src_bytes_ = aligned(src_md_.get_size());
-    dnnl::stream st(engine());
-    weights_ = memory(pd_.weights_desc(), engine());
-    memory w_src(w_plain, engine(), const_cast<float*>(s.weights.data()));
+    dnnl::stream st(layouts::engine());
+    weights_ = memory(pd_.weights_desc(), layouts::engine());
+    memory w_src(w_plain, layouts::engine(), const_cast<float*>(s.weights.data()));
     dnnl::reorder(w_src, weights_).execute(st, w_src, weights_);
     if (has_bias_) {
-      bias_ = memory(pd_.bias_desc(), engine());
+      bias_ = memory(pd_.bias_desc(), layouts::engine());
       std::memcpy(bias_.get_data_handle(), s.bias.data(), s.bias.size() * sizeof(float));
     }
     st.wait();
@@ -79,17 +66,17 @@ class DnnlConv final : public Kernel {
   std::size_t scratch_bytes() const override { return src_bytes_ + pad_bytes_; }
   std::string name() const override { return "conv " + name_; }
   void run(const float* x, bool x_channels_last, float* y, void* scratch) const override {
-    dnnl::stream st(engine());
+    dnnl::stream st(layouts::engine());
     auto* s = static_cast<char*>(scratch);
-    memory src(src_md_, engine(), x_channels_last ? const_cast<float*>(x) : static_cast<void*>(s));
+    memory src(src_md_, layouts::engine(), x_channels_last ? const_cast<float*>(x) : static_cast<void*>(s));
     if (!x_channels_last) {
-      memory xm(x_plain_, engine(), const_cast<float*>(x));
+      memory xm(x_plain_, layouts::engine(), const_cast<float*>(x));
       to_src_.execute(st, xm, src);
     }
     std::unordered_map<int, memory> args{
-        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, memory(dst_md_, engine(), y)}};
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, memory(dst_md_, layouts::engine(), y)}};
     if (has_bias_) args.emplace(DNNL_ARG_BIAS, bias_);
-    if (pad_bytes_) args.emplace(DNNL_ARG_SCRATCHPAD, memory(pad_md_, engine(), s + src_bytes_));
+    if (pad_bytes_) args.emplace(DNNL_ARG_SCRATCHPAD, memory(pad_md_, layouts::engine(), s + src_bytes_));
     prim_.execute(st, args);
     st.wait();
   }
@@ -112,10 +99,10 @@ class MaxPoolChannelsLast final : public Kernel {
   explicit MaxPoolChannelsLast(const MaxPoolSpec& s)
       : s_(s),
         to_cl_(dnnl::reorder::primitive_desc(
-            engine(), memory::desc(dims_of(s.x), memory::data_type::f32, plain_act(s.x.size())), engine(),
-            memory::desc(dims_of(s.x), memory::data_type::f32, channels_last(s.x.size())))),
-        x_plain_(dims_of(s.x), memory::data_type::f32, plain_act(s.x.size())),
-        x_cl_(dims_of(s.x), memory::data_type::f32, channels_last(s.x.size())) {
+            layouts::engine(), memory::desc(layouts::dims_of(s.x), memory::data_type::f32, layouts::row_major(s.x.size())), layouts::engine(),
+            memory::desc(layouts::dims_of(s.x), memory::data_type::f32, layouts::channels_last(s.x.size())))),
+        x_plain_(layouts::dims_of(s.x), memory::data_type::f32, layouts::row_major(s.x.size())),
+        x_cl_(layouts::dims_of(s.x), memory::data_type::f32, layouts::channels_last(s.x.size())) {
     // three spatial axes, the missing leading ones of size 1
     const std::size_t d = s.x.size() - 2, off = 3 - d;
     for (std::size_t i = 0; i < d; ++i) {
@@ -131,8 +118,8 @@ class MaxPoolChannelsLast final : public Kernel {
   std::string name() const override { return "max_pool"; }
   void run(const float* x, bool x_channels_last, float* y, void* scratch) const override {
     if (!x_channels_last) {
-      dnnl::stream st(engine());
-      memory a(x_plain_, engine(), const_cast<float*>(x)), b(x_cl_, engine(), scratch);
+      dnnl::stream st(layouts::engine());
+      memory a(x_plain_, layouts::engine(), const_cast<float*>(x)), b(x_cl_, layouts::engine(), scratch);
       to_cl_.execute(st, a, b);
       st.wait();
       x = static_cast<const float*>(scratch);
@@ -199,12 +186,12 @@ class MaxPoolChannelsLast final : public Kernel {
 class DnnlToRowMajor final : public ToRowMajor {
  public:
   explicit DnnlToRowMajor(const Shape& shape)
-      : from_(dims_of(shape), memory::data_type::f32, channels_last(shape.size())),
-        to_(dims_of(shape), memory::data_type::f32, plain_act(shape.size())),
-        reorder_(dnnl::reorder::primitive_desc(engine(), from_, engine(), to_)) {}
+      : from_(layouts::dims_of(shape), memory::data_type::f32, layouts::channels_last(shape.size())),
+        to_(layouts::dims_of(shape), memory::data_type::f32, layouts::row_major(shape.size())),
+        reorder_(dnnl::reorder::primitive_desc(layouts::engine(), from_, layouts::engine(), to_)) {}
   void run(const float* channels_last, float* row_major) const override {
-    dnnl::stream st(engine());
-    memory a(from_, engine(), const_cast<float*>(channels_last)), b(to_, engine(), row_major);
+    dnnl::stream st(layouts::engine());
+    memory a(from_, layouts::engine(), const_cast<float*>(channels_last)), b(to_, layouts::engine(), row_major);
     reorder_.execute(st, a, b);
     st.wait();
   }

@@ -13,7 +13,7 @@
 // max_pool is a loop of ivy's over the windows.
 #include <Eigen/Dense>
 #ifdef IVY_HAS_DNNL
-#include <oneapi/dnnl/dnnl.hpp>
+#include "dnnl_layouts.hpp"
 #endif
 
 #include <algorithm>
@@ -168,20 +168,10 @@ namespace dnnl_conv {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-dnnl::engine& engine() {
-  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
-  return e;
-}
-memory::dims dims_of(const Shape& s) { return memory::dims(s.begin(), s.end()); }
-tag act_tag(std::size_t rank) { return rank == 3 ? tag::ncw : rank == 4 ? tag::nchw : tag::ncdhw; }
-// [O, C/g, *K] as oneDNN's weights: oi*k, or goi*k with the groups split off
-memory::desc weights_md(const Shape& w, std::int64_t groups) {
-  memory::dims d = dims_of(w);
-  if (groups == 1) return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::oiw : w.size() == 4 ? tag::oihw : tag::oidhw);
-  d[0] /= groups;
-  d.insert(d.begin(), groups);
-  return memory::desc(d, memory::data_type::f32, w.size() == 3 ? tag::goiw : w.size() == 4 ? tag::goihw : tag::goidhw);
-}
+using cpu::dnnl_layouts::dims_of;
+using cpu::dnnl_layouts::engine;
+constexpr auto act_tag = cpu::dnnl_layouts::row_major;
+constexpr auto weights_md = cpu::dnnl_layouts::weights;
 struct Geo {
   memory::desc x, w, y;
   memory::dims strides, dil, lo, hi;
