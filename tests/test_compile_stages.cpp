@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ivy/ivy.hpp"
+#include "ivy/nn_conv.hpp"
 #include "trace/compile_stages.hpp"
 
 namespace st = ivy::compile_stages;
@@ -193,3 +194,51 @@ TEST(CompileStages, ReleaseAfterTheLastRead) {
   EXPECT_EQ(released_at(g.output_ids[0]), -1);
   EXPECT_EQ(p.release_first, std::vector<int>{g.input_ids[1]});
 }
+
+#ifdef IVY_TEST_HAS_DNNL
+// conv (captured weight) -> + bias -> * scale -> relu -> max pool -> + 1 -> mean: the bias
+// and scale fold into the conv's unit, the relu stays a node, the pool is a unit of its own;
+// the relu and the + 1 run on channels-last values, the mean reads a row-major copy.
+TEST(CompileStages, PreparedUnitsFoldAndLayoutsStayChannelsLast) {
+  ivy::BackendScope scope{ivy::Backend("xtensor")};
+  const ivy::Array w = ivy::ones({4, 3, 3, 3}, ivy::float32);
+  const ivy::Array bias = ivy::reshape(ivy::arange(0, 4, 1, ivy::float32), {1, 4, 1, 1});
+  const ivy::Array scale = ivy::full({1, 4, 1, 1}, 0.5, ivy::float32);
+  auto fn = [&](const ivy::Array& x) {
+    ivy::Array y = ivy::maximum((ivy::nn::conv(x, w) + bias) * scale, 0.0);
+    ivy::nn::PoolOptions o;
+    o.strides = {2};
+    return ivy::mean(ivy::nn::max_pool(y, {2, 2}, o) + 1.0, ivy::AxisArg(ivy::Dims{2, 3}));
+  };
+  ivy::Graph g = ivy::trace(fn, ivy::ones({2, 3, 9, 9}, ivy::float32));
+  st::optimize(g, ivy::current_backend(), {});
+  const auto units = st::prepared_units(g);
+  ASSERT_EQ(units.size(), 2u) << g;
+  const int conv = node_named(g, "conv"), add = node_named(g, "add"), mul = node_named(g, "multiply");
+  EXPECT_EQ(units[0].nodes, (std::vector<int>{conv, add, mul})) << g;
+  EXPECT_EQ(units[0].kernel->name().rfind("conv ", 0), 0u) << units[0].kernel->name();
+  EXPECT_EQ(units[1].nodes, std::vector<int>{node_named(g, "max_pool")});
+  EXPECT_EQ(units[1].kernel->name(), "max_pool");
+
+  st::Plan p = st::lower(g, st::schedule(g, {}, {units[0].nodes, units[1].nodes}), ivy::current_backend(), units);
+  st::plan_layouts(g, p);
+  const int relu = node_named(g, "maximum"), pool = node_named(g, "max_pool"), mean = node_named(g, "mean");
+  const auto& out = [&](int node) { return g.node(node).outputs[0]; };
+  EXPECT_TRUE(p.channels_last[units[0].output]);
+  EXPECT_TRUE(p.channels_last[out(relu)]);   // elementwise over channels-last and a scalar
+  EXPECT_TRUE(p.channels_last[out(pool)]);
+  EXPECT_FALSE(p.channels_last[out(mean)]);  // a reduction: not elementwise
+  for (const auto& s : p.steps) {
+    if (s.op == ivy::OpId::mean) {
+      EXPECT_EQ(s.row_major_in, std::vector<char>{1});  // reads the row-major copy
+      EXPECT_TRUE(p.to_row_major[s.in[0]]);
+    } else {
+      for (char c : s.row_major_in) EXPECT_EQ(c, 0);
+    }
+  }
+  // only the mean's input needs a copy
+  int copies = 0;
+  for (const auto& c : p.to_row_major) copies += c != nullptr;
+  EXPECT_EQ(copies, 1);
+}
+#endif
