@@ -476,6 +476,36 @@ TEST_P(Compile, PreparedMaxPoolsEqualEagerBitForBit) {
   }
 }
 
+// Large matmuls by captured weights (a classifier, a transformer's projections) run a
+// prepared GEMM with the bias folded in; small ones, and ones by input weights, do not.
+TEST_P(Compile, PreparedMatmulsFoldTheBias) {
+  ivy::seed(16);
+  struct MatmulCase {
+    ivy::Shape x;
+    std::int64_t n;
+    bool prepared;
+  };
+  for (const auto& c : std::vector<MatmulCase>{{{8, 512}, 1000, true}, {{2, 7, 128}, 300, true}, {{4, 16}, 8, false}}) {
+    const std::int64_t k = c.x.back();
+    const Array w = uniform_f32({k, c.n}, -1, 1), b = uniform_f32({c.n}, -1, 1);
+    auto f = [&](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::relu(ivy::matmul(in[0], w) + b)}; };
+    const Array x = uniform_f32(c.x, -1, 1);
+    auto cf = ivy::compile(f);
+    EXPECT_LE(rel_max_err(cf({x})[0], f({x})[0]), 1e-5) << c.x.str();
+    const auto exe = cf.executable({x});
+    EXPECT_EQ(exe->stats().prepared_kernels, kPrepared && c.prepared ? 1 : 0) << exe->plan_str();
+  }
+  // after a prepared conv: the flattened channels-last value is read through a row-major copy
+  const Array wc = uniform_f32({8, 3, 3, 3}, -1, 1), wl = uniform_f32({8 * 6 * 6, 512}, -1, 1);
+  auto g = [&](const std::vector<Array>& in) {
+    return std::vector<Array>{ivy::matmul(ivy::reshape(ivy::nn::relu(ivy::nn::conv(in[0], wc)), {2, 8 * 6 * 6}), wl)};
+  };
+  const Array x = uniform_f32({2, 3, 8, 8}, -1, 1);
+  auto cg = ivy::compile(g);
+  EXPECT_LE(rel_max_err(cg({x})[0], g({x})[0]), 1e-5);
+  EXPECT_EQ(cg.executable({x})->stats().prepared_kernels, kPrepared ? 2 : 0) << cg.executable({x})->plan_str();
+}
+
 TEST_P(Compile, ConvolutionsByInputWeightsOrFloat64AreNotPrepared) {
   ivy::seed(13);
   auto f = [](const std::vector<Array>& in) { return std::vector<Array>{ivy::nn::relu(ivy::nn::conv(in[0], in[1]))}; };

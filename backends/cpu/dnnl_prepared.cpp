@@ -183,6 +183,59 @@ class MaxPoolChannelsLast final : public Kernel {
                lo_[3] = {0, 0, 0};
 };
 
+// x [M, K] @ w [K, N] (+ bias) with oneDNN's matmul, the weights in the layout it chose.
+class DnnlMatmul final : public Kernel {
+ public:
+  explicit DnnlMatmul(const MatmulSpec& s) {
+    const memory::dim m = static_cast<memory::dim>(s.x.numel() / s.k), k = s.k, n = s.n;
+    src_md_ = memory::desc({m, k}, memory::data_type::f32, tag::ab);
+    dst_md_ = memory::desc({m, n}, memory::data_type::f32, tag::ab);
+    const memory::desc w_plain({k, n}, memory::data_type::f32, tag::ab), w_any({k, n}, memory::data_type::f32, tag::any);
+    has_bias_ = !s.bias.empty();
+    const memory::desc b_md({1, n}, memory::data_type::f32, tag::ab);
+    auto desc = has_bias_ ? dnnl::matmul::desc(src_md_, w_any, b_md, dst_md_) : dnnl::matmul::desc(src_md_, w_any, dst_md_);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // as the convolutions: per run
+    pd_ = dnnl::matmul::primitive_desc(desc, attr, layouts::engine());
+    name_ = pd_.impl_info_str();
+    prim_ = dnnl::matmul(pd_);
+    pad_md_ = pd_.scratchpad_desc();
+    pad_bytes_ = aligned(pad_md_.get_size());
+    dnnl::stream st(layouts::engine());
+    weights_ = memory(pd_.weights_desc(), layouts::engine());
+    memory w_src(w_plain, layouts::engine(), const_cast<float*>(s.weights.data()));
+    dnnl::reorder(w_src, weights_).execute(st, w_src, weights_);
+    if (has_bias_) {
+      bias_ = memory(b_md, layouts::engine());
+      std::memcpy(bias_.get_data_handle(), s.bias.data(), s.bias.size() * sizeof(float));
+    }
+    st.wait();
+  }
+  bool reference() const { return name_.rfind("ref", 0) == 0; }
+  bool channels_last() const override { return false; }
+  std::size_t scratch_bytes() const override { return pad_bytes_; }
+  std::string name() const override { return "matmul " + name_; }
+  void run(const float* x, bool, float* y, void* scratch) const override {
+    dnnl::stream st(layouts::engine());
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md_, layouts::engine(), const_cast<float*>(x))},
+                                         {DNNL_ARG_WEIGHTS, weights_},
+                                         {DNNL_ARG_DST, memory(dst_md_, layouts::engine(), y)}};
+    if (has_bias_) args.emplace(DNNL_ARG_BIAS, bias_);
+    if (pad_bytes_) args.emplace(DNNL_ARG_SCRATCHPAD, memory(pad_md_, layouts::engine(), scratch));
+    prim_.execute(st, args);
+    st.wait();
+  }
+
+ private:
+  dnnl::matmul::primitive_desc pd_;
+  dnnl::matmul prim_;
+  memory::desc src_md_, dst_md_, pad_md_;
+  memory weights_, bias_;
+  bool has_bias_ = false;
+  std::size_t pad_bytes_ = 0;
+  std::string name_;
+};
+
 class DnnlToRowMajor final : public ToRowMajor {
  public:
   explicit DnnlToRowMajor(const Shape& shape)
@@ -226,6 +279,17 @@ std::unique_ptr<Kernel> make_max_pool(const MaxPoolSpec& spec) {
     for (auto e : *s)
       if (e <= 0) return nullptr;
   return std::make_unique<MaxPoolChannelsLast>(spec);
+}
+
+std::unique_ptr<Kernel> make_matmul(const MatmulSpec& spec) {
+  if (spec.k <= 0 || spec.n <= 0 || spec.x.numel() <= 0 || spec.x.numel() % spec.k != 0) return nullptr;
+  try {
+    auto m = std::make_unique<DnnlMatmul>(spec);
+    if (m->reference()) return nullptr;
+    return m;
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
 }
 
 std::unique_ptr<ToRowMajor> make_to_row_major(const Shape& shape) {

@@ -43,7 +43,9 @@ void check_support(const Graph& g, Backend backend);
 //      after it that only it feeds folded into its weights and bias: adds, subtractions,
 //      multiplications and divisions by finite per-channel constants (a bias, an inference
 //      batch norm);
-//    - each float32 max_pool whose positions output nothing reads.
+//    - each float32 max_pool whose positions output nothing reads;
+//    - each float32 matmul of [..., K] by a captured [K, N] weight with K >= 64 and
+//      M K N >= 2^18, with the add of a constant [N] bias after it.
 struct PreparedUnit {
   std::vector<int> nodes;  // the conv or pool first, then the nodes folded into it (execution order)
   int input = -1, output = -1;
@@ -83,11 +85,11 @@ struct Plan {
 };
 Plan lower(const Graph& g, const Schedule& s, Backend backend, const std::vector<PreparedUnit>& convs = {});
 
-// 7. Layouts: prepared kernels write channels-last values; a step that computes
-//    elementwise, reading only channels-last values of its own shape and one-element values,
-//    runs on them as they are and writes channels-last too (an elementwise result does not
-//    depend on the order of the elements in memory); any other reader, and the graph's
-//    outputs, get a row-major copy, made once per value. Fills channels_last, row_major_in
+// 7. Layouts: prepared convolutions and pools write channels-last values (prepared matmuls
+//    row-major ones); a step that computes elementwise, reading only channels-last values of
+//    its own shape and one-element values, runs on them as they are and writes channels-last
+//    too (an elementwise result does not depend on the order of the elements in memory); any
+//    other reader, and the graph's outputs, get a row-major copy, made once per value. Fills channels_last, row_major_in
 //    and to_row_major.
 void plan_layouts(const Graph& g, Plan& plan);
 

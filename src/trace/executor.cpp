@@ -313,7 +313,11 @@ void plan_layouts(const Graph& g, Plan& P) {
   for (Step& s : P.steps) {
     s.row_major_in.assign(s.in.size(), 0);
     if (s.prepared) {
-      for (int v : s.out) cl[v] = 1;
+      const bool kernel_cl = s.prepared->channels_last();
+      for (int v : s.out) cl[v] = kernel_cl;
+      if (!kernel_cl)  // a row-major kernel reads a row-major copy
+        for (std::size_t i = 0; i < s.in.size(); ++i)
+          if (cl[s.in[i]] && laid_out(s.in[i])) s.row_major_in[i] = 1, needs_copy[s.in[i]] = 1;
       continue;
     }
     // elementwise over inputs of the output's shape (and one-element ones), some channels-last?

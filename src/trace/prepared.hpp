@@ -6,6 +6,8 @@
 //   (No activation is fused: oneDNN's relu and clip turn NaN into a number, eager ivy's keep
 //   it.)
 // - a float32 max pool (values only), NaN-propagating as the eager kernels.
+// - a float32 matmul of [..., K] by a captured [K, N] weight (row-major in and out): the
+//   weight reordered once, a bias added by the same kernel.
 // Implemented over oneDNN (backends/cpu/dnnl_prepared.cpp) when the build has it; the make_
 // functions return nullptr otherwise. Internal to libivy; no oneDNN type leaks here.
 #pragma once
@@ -37,14 +39,25 @@ struct MaxPoolSpec {
   std::vector<std::int64_t> window, strides, dilations, pad_lo;  // per spatial axis
 };
 
+// x [..., K] @ w [K, N] + bias [N] -> [..., N]
+struct MatmulSpec {
+  Shape x, y;
+  std::int64_t k = 0, n = 0;
+  std::vector<float> weights;  // [K, N] row-major
+  std::vector<float> bias;     // N values, or empty
+};
+
 class Kernel {
  public:
   virtual ~Kernel() = default;
+  // The layouts it reads and writes: channels-last (convolutions, pools) or row-major.
+  virtual bool channels_last() const { return true; }
   // Host bytes a run needs in `scratch` (a row-major input in channels-last, oneDNN's
   // scratchpad).
   virtual std::size_t scratch_bytes() const = 0;
-  // y (channels-last) from x (row-major, or channels-last when x_channels_last). Safe to
-  // call from several threads at once with distinct x, y and scratch.
+  // y (channels-last) from x (row-major, or channels-last when x_channels_last); row-major
+  // kernels read and write row-major only. Safe to call from several threads at once with
+  // distinct x, y and scratch.
   virtual void run(const float* x, bool x_channels_last, float* y, void* scratch) const = 0;
   // What runs, for plans and tests ("conv brgconv:avx512_core", "max_pool").
   virtual std::string name() const = 0;
@@ -61,6 +74,7 @@ class ToRowMajor {
 // offers only its reference implementation for it).
 std::unique_ptr<Kernel> make_conv(const ConvSpec& spec);
 std::unique_ptr<Kernel> make_max_pool(const MaxPoolSpec& spec);
+std::unique_ptr<Kernel> make_matmul(const MatmulSpec& spec);
 // nullptr without oneDNN (then no make_ function gives a kernel either).
 std::unique_ptr<ToRowMajor> make_to_row_major(const Shape& shape);
 // True when the build can prepare kernels at all.

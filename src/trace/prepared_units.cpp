@@ -1,7 +1,8 @@
 // The prepared-kernel stage of compile (compile_stages.hpp, stage 3): finds each conv of a
 // float32 input by a captured weight, folds the per-channel affine nodes after it into its
 // weights and bias, and prepares its kernel (prepared.hpp); likewise each float32 max pool
-// whose positions nothing reads.
+// whose positions nothing reads, and each large float32 matmul by a captured weight (with the
+// bias added after it).
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -49,6 +50,56 @@ std::optional<std::vector<double>> per_channel(const Graph& g, int id, const Sha
   return out;
 }
 
+// matmul k of a float32 [..., K] by a captured [K, N] weight, large enough that a prepared
+// GEMM pays (K >= 64, M K N >= 2^18), and the add of a constant [N] bias after it.
+std::optional<PreparedUnit> matmul_unit(const Graph& g, int k) {
+  const auto& n = g.node(k);
+  const int x = n.inputs[0], w = n.inputs[1], y = n.outputs[0];
+  const int wi = constant_index(g, w);
+  const Shape &xs = g.value(x).shape, &ws = g.value(w).shape, &ys = g.value(y).shape;
+  if (wi < 0 || g.value(x).dtype != DType::float32 || g.value(w).dtype != DType::float32 || xs.size() < 2 ||
+      ws.size() != 2 || xs.back() != ws[0] || ys.size() != xs.size() || ys.back() != ws[1])
+    return std::nullopt;
+  const std::int64_t K = ws[0], N = ws[1], M = xs.numel() / std::max<std::int64_t>(K, 1);
+  if (K < 64 || N <= 0 || M <= 0 || static_cast<double>(M) * K * N < static_cast<double>(1 << 18)) return std::nullopt;
+  prepared::MatmulSpec spec;
+  spec.x = xs;
+  spec.y = ys;
+  spec.k = K;
+  spec.n = N;
+  spec.weights = floats_of(g.constants[static_cast<std::size_t>(wi)]);
+  PreparedUnit u;
+  u.nodes = {k};
+  int out = y;
+  // a bias: + a float32 constant varying along the last axis only
+  const int m = sole_user(g, y);
+  if (m >= 0 && g.node(m).op == OpId::add && g.node(m).inputs.size() == 2) {
+    const auto& a = g.node(m);
+    const int c = a.inputs[0] == y ? a.inputs[1] : a.inputs[0];
+    const int ci = constant_index(g, c);
+    const Shape& cs = g.value(c).shape;
+    bool along_last = ci >= 0 && c != y && g.value(c).dtype == DType::float32 && !cs.empty() && cs.back() == N &&
+                      cs.size() <= ys.size() && g.value(a.outputs[0]).shape == ys &&
+                      g.value(a.outputs[0]).dtype == DType::float32;
+    for (std::size_t i = 0; along_last && i + 1 < cs.size(); ++i) along_last = cs[i] == 1;
+    if (along_last) {
+      spec.bias = floats_of(g.constants[static_cast<std::size_t>(ci)]);
+      bool finite = true;
+      for (float e : spec.bias) finite = finite && std::isfinite(e);
+      if (finite) {
+        u.nodes.push_back(m);
+        out = a.outputs[0];
+      } else {
+        spec.bias.clear();
+      }
+    }
+  }
+  u.kernel = prepared::make_matmul(spec);
+  if (!u.kernel) return std::nullopt;
+  u.input = x;
+  u.output = out;
+  return u;
+}
 }  // namespace
 
 std::vector<PreparedUnit> prepared_units(const Graph& g) {
@@ -76,6 +127,10 @@ std::vector<PreparedUnit> prepared_units(const Graph& g) {
       u.input = n.inputs[0];
       u.output = n.outputs[0];
       units.push_back(std::move(u));
+      continue;
+    }
+    if (n.op == OpId::matmul && n.inputs.size() == 2) {
+      if (auto u = matmul_unit(g, k)) units.push_back(std::move(*u));
       continue;
     }
     if (n.op != OpId::conv || n.inputs.size() != 2) continue;
