@@ -22,6 +22,22 @@ using tag = memory::format_tag;
 namespace layouts = cpu::dnnl_layouts;
 std::size_t aligned(std::size_t n) { return (n + 63) / 64 * 64; }
 
+// Constant operands owned by a prepared kernel: `values` (row-major, as `plain` describes
+// them) reordered into the layout `wanted` its primitive chose, and a bias copied as it is.
+memory prepack(const memory::desc& wanted, const memory::desc& plain, const std::vector<float>& values) {
+  memory out(wanted, layouts::engine());
+  memory in(plain, layouts::engine(), const_cast<float*>(values.data()));
+  dnnl::stream st(layouts::engine());
+  dnnl::reorder(in, out).execute(st, in, out);
+  st.wait();
+  return out;
+}
+memory copy_of(const memory::desc& md, const std::vector<float>& values) {
+  memory out(md, layouts::engine());
+  std::memcpy(out.get_data_handle(), values.data(), values.size() * sizeof(float));
+  return out;
+}
+
 class DnnlConv final : public Kernel {
  public:
   explicit DnnlConv(const ConvSpec& s) {
@@ -52,15 +68,8 @@ class DnnlConv final : public Kernel {
     pad_bytes_ = aligned(pad_md_.get_size());
     to_src_ = dnnl::reorder(dnnl::reorder::primitive_desc(layouts::engine(), x_plain_, layouts::engine(), src_md_));
     src_bytes_ = aligned(src_md_.get_size());
-    dnnl::stream st(layouts::engine());
-    weights_ = memory(pd_.weights_desc(), layouts::engine());
-    memory w_src(w_plain, layouts::engine(), const_cast<float*>(s.weights.data()));
-    dnnl::reorder(w_src, weights_).execute(st, w_src, weights_);
-    if (has_bias_) {
-      bias_ = memory(pd_.bias_desc(), layouts::engine());
-      std::memcpy(bias_.get_data_handle(), s.bias.data(), s.bias.size() * sizeof(float));
-    }
-    st.wait();
+    weights_ = prepack(pd_.weights_desc(), w_plain, s.weights);
+    if (has_bias_) bias_ = copy_of(pd_.bias_desc(), s.bias);
   }
   bool reference() const { return name_.rfind("ref", 0) == 0; }
   std::size_t scratch_bytes() const override { return src_bytes_ + pad_bytes_; }
@@ -201,15 +210,8 @@ class DnnlMatmul final : public Kernel {
     prim_ = dnnl::matmul(pd_);
     pad_md_ = pd_.scratchpad_desc();
     pad_bytes_ = aligned(pad_md_.get_size());
-    dnnl::stream st(layouts::engine());
-    weights_ = memory(pd_.weights_desc(), layouts::engine());
-    memory w_src(w_plain, layouts::engine(), const_cast<float*>(s.weights.data()));
-    dnnl::reorder(w_src, weights_).execute(st, w_src, weights_);
-    if (has_bias_) {
-      bias_ = memory(b_md, layouts::engine());
-      std::memcpy(bias_.get_data_handle(), s.bias.data(), s.bias.size() * sizeof(float));
-    }
-    st.wait();
+    weights_ = prepack(pd_.weights_desc(), w_plain, s.weights);
+    if (has_bias_) bias_ = copy_of(b_md, s.bias);
   }
   bool reference() const { return name_.rfind("ref", 0) == 0; }
   bool channels_last() const override { return false; }
