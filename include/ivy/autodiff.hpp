@@ -32,11 +32,17 @@ using ArrayMap = std::map<std::string, Array>;
 Array stop_gradient(const Array& x);
 
 // ---- reverse mode
+// Called with a primal's index and its cotangent as soon as the backward walk has finished
+// it (no later step adds to it), while the walk goes on: for work that overlaps the rest of
+// the backward pass, such as ivy::distributed's gradient all-reduce.
+using CotangentReady = std::function<void(std::size_t primal, const Array& cotangent)>;
 struct VjpResult {
   std::vector<Array> outputs;
   // Cotangents of the outputs (one per output, same shapes and dtypes; an undefined Array
   // counts as zeros) -> cotangents of the primals (zeros where no gradient flows).
   std::function<std::vector<Array>(const std::vector<Array>&)> vjp_fn;
+  // vjp_fn that also hands each primal's cotangent to `ready` once final (each primal once)
+  std::function<std::vector<Array>(const std::vector<Array>&, const CotangentReady&)> vjp_streamed;
 };
 VjpResult vjp(const ArraysFn& f, const std::vector<Array>& primals);
 

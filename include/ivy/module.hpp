@@ -128,6 +128,12 @@ class Module {
 // the call and restored after it (also when loss throws); buffers the call updates keep
 // their new values.
 std::pair<Array, Container> value_and_grad(Module& model, const std::function<Array(Module&)>& loss);
+// The same, also handing each parameter's gradient to on_ready(path, grad) as soon as the
+// backward pass has finished it, while the pass goes on (each parameter once; the order is
+// the backward pass's, roughly the reverse of the forward's).
+using GradReady = std::function<void(const std::string& path, const Array& grad)>;
+std::pair<Array, Container> value_and_grad(Module& model, const std::function<Array(Module&)>& loss,
+                                           const GradReady& on_ready);
 // The same over a Container of variables (any function of them).
 std::pair<Array, Container> value_and_grad(const std::function<Array(const Container&)>& f, const Container& variables);
 

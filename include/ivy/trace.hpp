@@ -58,6 +58,10 @@ std::ostream& operator<<(std::ostream& os, const Graph& g);
 
 using TracedFn = std::function<std::vector<Array>(const std::vector<Array>&)>;
 Graph trace(const TracedFn& fn, const std::vector<Array>& example_inputs);
+// Whether a trace is recording on this thread (calls that are not primitives, such as
+// ivy::distributed's collectives, refuse to run inside one: a graph would keep their result
+// as a constant).
+bool tracing_active();
 Graph trace(const std::function<Array(const Array&)>& fn, const Array& example_input);
 Graph trace(const std::function<Array(const Array&, const Array&)>& fn, const Array& a, const Array& b);
 

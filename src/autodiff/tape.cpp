@@ -128,11 +128,29 @@ class Tape final : public DispatchObserver {
 
   // Cotangents of `wanted` (ids; -1: an untracked primal, zeros) given the cotangents of the
   // arrays with ids `seeds`. With `release`, each node's arrays are dropped once it is done.
+  // With `ready`, ready(k, cotangent of wanted[k]) is called as soon as that cotangent is
+  // final: once the first node that reads it (the last one the backward walk runs) is done,
+  // or before the walk for one no node reads.
   std::vector<Array> backward(const std::vector<int>& seeds, const std::vector<Array>& seed_cots,
-                              const std::vector<int>& wanted, bool release) {
+                              const std::vector<int>& wanted, bool release,
+                              const std::function<void(std::size_t, const Array&)>* ready = nullptr) {
     std::vector<Array> ct(static_cast<std::size_t>(next_));
     for (std::size_t k = 0; k < seeds.size(); ++k)
       if (seeds[k] >= 0 && seed_cots[k].defined()) accumulate(ct[static_cast<std::size_t>(seeds[k])], seed_cots[k]);
+    // final_after[i]: the wanted entries whose first reader is node i
+    std::vector<std::vector<std::size_t>> final_after;
+    if (ready) {
+      final_after.resize(nodes_.size());
+      std::unordered_map<int, std::size_t> first_reader;
+      for (std::size_t i = 0; i < nodes_.size(); ++i)
+        for (int id : nodes_[i].in_ids)
+          if (id >= 0) first_reader.emplace(id, i);
+      for (std::size_t k = 0; k < wanted.size(); ++k) {
+        auto it = wanted[k] >= 0 ? first_reader.find(wanted[k]) : first_reader.end();
+        if (it == first_reader.end()) (*ready)(k, wanted[k] >= 0 ? ct[static_cast<std::size_t>(wanted[k])] : Array());
+        else final_after[it->second].push_back(k);
+      }
+    }
     for (std::size_t i = nodes_.size(); i-- > 0;) {
       Node& n = nodes_[i];
       bool any = false;
@@ -144,6 +162,8 @@ class Tape final : public DispatchObserver {
         }
       if (any) run_node(n, cots, ct);
       if (release) n = Node{};
+      if (ready)
+        for (std::size_t k : final_after[i]) (*ready)(k, ct[static_cast<std::size_t>(wanted[k])]);
     }
     std::vector<Array> result;
     for (int id : wanted) result.push_back(id >= 0 ? ct[static_cast<std::size_t>(id)] : Array());
@@ -371,7 +391,8 @@ Recording record(const ArraysFn& f, const std::vector<Array>& primals, const cha
   return r;
 }
 
-std::vector<Array> pullback(const Recording& r, const std::vector<Array>& cots, bool release, const char* name) {
+std::vector<Array> pullback(const Recording& r, const std::vector<Array>& cots, bool release, const char* name,
+                            const CotangentReady* ready = nullptr) {
   if (cots.size() != r.outputs.size())
     throw ValueError(std::string("[") + name + "] expected " + std::to_string(r.outputs.size()) + " cotangents, got " +
                      std::to_string(cots.size()));
@@ -384,7 +405,14 @@ std::vector<Array> pullback(const Recording& r, const std::vector<Array>& cots, 
   std::vector<Array> seeds(cots.size());
   for (std::size_t k = 0; k < cots.size(); ++k)
     seeds[k] = cots[k].defined() && is_complex(cots[k].dtype()) ? conj(cots[k]) : cots[k];
-  std::vector<Array> g = r.tape->backward(r.output_ids, seeds, r.primal_ids, release);
+  // what the caller's ready sees: the API's convention, zeros where no gradient flows
+  std::function<void(std::size_t, const Array&)> on_final;
+  if (ready)
+    on_final = [&](std::size_t i, const Array& g) {
+      if (!g.defined()) (*ready)(i, zeros_like(r.primals[i]));
+      else (*ready)(i, is_complex(g.dtype()) ? conj(g) : g);
+    };
+  std::vector<Array> g = r.tape->backward(r.output_ids, seeds, r.primal_ids, release, ready ? &on_final : nullptr);
   for (std::size_t i = 0; i < g.size(); ++i) {
     if (!g[i].defined()) g[i] = zeros_like(r.primals[i]);
     else if (is_complex(g[i].dtype())) g[i] = conj(g[i]);
@@ -465,6 +493,9 @@ VjpResult vjp(const ArraysFn& f, const std::vector<Array>& primals) {
   VjpResult res;
   res.outputs = r->outputs;
   res.vjp_fn = [r](const std::vector<Array>& cots) { return autodiff::pullback(*r, cots, false, "vjp"); };
+  res.vjp_streamed = [r](const std::vector<Array>& cots, const CotangentReady& ready) {
+    return autodiff::pullback(*r, cots, false, "vjp", &ready);
+  };
   return res;
 }
 

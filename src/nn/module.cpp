@@ -289,7 +289,9 @@ void Module::load(const std::string& path) {
 }
 
 // ---------------------------------------------------------------- gradients
-std::pair<Array, Container> value_and_grad(const std::function<Array(const Container&)>& f, const Container& variables) {
+namespace {
+std::pair<Array, Container> value_and_grad_impl(const std::function<Array(const Container&)>& f,
+                                                const Container& variables, const GradReady* on_ready) {
   const auto leaves = variables.flatten();
   std::vector<std::string> paths;
   std::vector<Array> primals;
@@ -308,11 +310,15 @@ std::pair<Array, Container> value_and_grad(const std::function<Array(const Conta
   if (loss.ndim() != 0 || !is_floating(loss.dtype()) || is_complex(loss.dtype()))
     throw ValueError("[value_and_grad] the function must return a 0-d real floating array, got " +
                      std::string(dtype_name(loss.dtype())) + loss.shape().str());
-  std::vector<Array> grads = r.vjp_fn({ones_like(loss)});
+  std::vector<Array> grads =
+      on_ready ? r.vjp_streamed({ones_like(loss)},
+                                [&](std::size_t i, const Array& grad) { (*on_ready)(paths[i], grad); })
+               : r.vjp_fn({ones_like(loss)});
   return {loss, rebuild(grads)};
 }
 
-std::pair<Array, Container> value_and_grad(Module& model, const std::function<Array(Module&)>& loss) {
+std::pair<Array, Container> module_value_and_grad(Module& model, const std::function<Array(Module&)>& loss,
+                                                  const GradReady* on_ready) {
   const Container saved = model.parameters();
   struct Restore {
     Module& m;
@@ -324,12 +330,24 @@ std::pair<Array, Container> value_and_grad(Module& model, const std::function<Ar
       }
     }
   } restore{model, saved};
-  return value_and_grad(
+  return value_and_grad_impl(
       [&](const Container& params) {
         model.set_parameters(params);
         return loss(model);
       },
-      saved);
+      saved, on_ready);
+}
+}  // namespace
+
+std::pair<Array, Container> value_and_grad(const std::function<Array(const Container&)>& f, const Container& variables) {
+  return value_and_grad_impl(f, variables, nullptr);
+}
+std::pair<Array, Container> value_and_grad(Module& model, const std::function<Array(Module&)>& loss) {
+  return module_value_and_grad(model, loss, nullptr);
+}
+std::pair<Array, Container> value_and_grad(Module& model, const std::function<Array(Module&)>& loss,
+                                           const GradReady& on_ready) {
+  return module_value_and_grad(model, loss, &on_ready);
 }
 
 }  // namespace ivy::nn

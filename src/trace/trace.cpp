@@ -53,6 +53,12 @@ class Recorder final : public DispatchObserver {
 
 }  // namespace
 
+bool tracing_active() {
+  for (DispatchObserver* o = innermost_observer(); o; o = o->below())
+    if (dynamic_cast<Recorder*>(o)) return true;
+  return false;
+}
+
 Graph trace(const TracedFn& fn, const std::vector<Array>& example_inputs) {
   Graph g;
   Recorder rec(g);
