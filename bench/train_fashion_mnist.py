@@ -69,8 +69,8 @@ def read_safetensors(path):
 
 def model():
     return tnn.Sequential(
-        tnn.Conv2d(1, 16, 3, padding=1), tnn.BatchNorm2d(16), tnn.ReLU(), tnn.MaxPool2d(2),
-        tnn.Conv2d(16, 32, 3, padding=1), tnn.BatchNorm2d(32), tnn.ReLU(), tnn.MaxPool2d(2),
+        tnn.Conv2d(1, 16, 3, padding=1, bias=False), tnn.BatchNorm2d(16), tnn.ReLU(), tnn.MaxPool2d(2),
+        tnn.Conv2d(16, 32, 3, padding=1, bias=False), tnn.BatchNorm2d(32), tnn.ReLU(), tnn.MaxPool2d(2),
         tnn.Flatten(), tnn.Linear(32 * 7 * 7, 10))
 
 

@@ -3,9 +3,15 @@
 // set and checkpointed. Ends with the line "test accuracy: 0.XXXX".
 //
 // Data: Debian's dataset-fashion-mnist package (IDX files, gzip-compressed, read with zlib).
-// Model: two conv(3x3, same) - batch norm - ReLU - max pool(2) blocks (16 and 32 channels)
-// and a linear head; cross-entropy loss; Adam with the learning rate annealed to 0 over the
-// run (cosine, per step).
+// Model: two conv(3x3, same, no bias: the batch norm after it subtracts it) - batch norm -
+// ReLU - max pool(2) blocks (16 and 32 channels) and a linear head; cross-entropy loss; Adam
+// with the learning rate annealed to 0 over the run (cosine, per step).
+//
+// --distributed (ivy::distributed, under mpirun -np N): data-parallel over N ranks with the
+// same global batch (--batch-size, a multiple of N): each step's batch is the one the
+// single-process run takes, split by DistributedSampler's rule; SyncBatchNorm in place of
+// batch norm, gradients averaged across ranks, evaluation split over the ranks, the
+// checkpoint written by rank 0.
 #include <unistd.h>
 #include <zlib.h>
 
@@ -22,6 +28,9 @@
 #include <vector>
 
 #include "ivy/nn.hpp"
+#ifdef IVY_HAS_DISTRIBUTED
+#include "ivy/distributed.hpp"
+#endif
 
 namespace {
 
@@ -98,14 +107,21 @@ std::pair<Array, Array> batch(const Split& s, const std::vector<std::int64_t>& i
 }
 
 // ---------------------------------------------------------------- model
-std::shared_ptr<nn::Sequential> make_model(const nn::init::Where& w) {
+// sync: SyncBatchNorm (statistics over every rank's batch) in place of BatchNorm
+std::shared_ptr<nn::Sequential> make_model(const nn::init::Where& w, bool sync) {
   nn::ConvOptions same{.padding = "SAME"};
+  auto norm = [&](std::int64_t c) -> std::shared_ptr<nn::Module> {
+#ifdef IVY_HAS_DISTRIBUTED
+    if (sync) return std::make_shared<ivy::distributed::SyncBatchNorm>(c, 1e-5, 0.1, true, true, 1, w);
+#endif
+    (void)sync;
+    return std::make_shared<nn::BatchNorm>(c, 1e-5, 0.1, true, true, 1, w);
+  };
   return std::make_shared<nn::Sequential>(std::initializer_list<std::shared_ptr<nn::Module>>{
-      std::make_shared<nn::Conv2D>(1, 16, ivy::Dims{3}, same, true, w), std::make_shared<nn::BatchNorm>(16, 1e-5, 0.1, true, true, 1, w),
-      nn::ReLU(), std::make_shared<nn::MaxPool>(ivy::Dims{2}),
-      std::make_shared<nn::Conv2D>(16, 32, ivy::Dims{3}, same, true, w), std::make_shared<nn::BatchNorm>(32, 1e-5, 0.1, true, true, 1, w),
-      nn::ReLU(), std::make_shared<nn::MaxPool>(ivy::Dims{2}),
-      std::make_shared<nn::Flatten>(), std::make_shared<nn::Linear>(32 * 7 * 7, 10, true, w)});
+      std::make_shared<nn::Conv2D>(1, 16, ivy::Dims{3}, same, false, w), norm(16), nn::ReLU(),
+      std::make_shared<nn::MaxPool>(ivy::Dims{2}), std::make_shared<nn::Conv2D>(16, 32, ivy::Dims{3}, same, false, w),
+      norm(32), nn::ReLU(), std::make_shared<nn::MaxPool>(ivy::Dims{2}), std::make_shared<nn::Flatten>(),
+      std::make_shared<nn::Linear>(32 * 7 * 7, 10, true, w)});
 }
 
 double to_double(const Array& a) { return ivy::astype(a, ivy::float64).item<double>(); }
@@ -172,72 +188,136 @@ int main(int argc, char** argv) {
   app.add_option("--schedule", schedule, "learning rate over the run: cosine (annealed to 0 per step) or constant")
       ->check(CLI::IsMember({"cosine", "constant"}));
   app.add_option("--save-init", save_init, "also save the initial parameters there (safetensors)");
+  bool distributed = false;
+  app.add_flag("--distributed", distributed,
+               "data-parallel over the ranks of mpirun -np N (ivy::distributed; the same global batch)");
   CLI11_PARSE(app, argc, argv);
 
+  int rank = 0, world = 1;
   try {
+    if (distributed) {
+#ifdef IVY_HAS_DISTRIBUTED
+      ivy::distributed::init();
+      rank = ivy::distributed::rank();
+      world = ivy::distributed::world_size();
+      if (batch_size % world != 0)
+        throw std::runtime_error("--batch-size " + std::to_string(batch_size) + " is the global batch: it must be a " +
+                                 "multiple of the " + std::to_string(world) + " ranks");
+#else
+      throw std::runtime_error("--distributed: this build has no ivy::distributed (install libopenmpi-dev and rebuild)");
+#endif
+    }
+    const bool root = rank == 0;
     ivy::Backend backend(backend_name.c_str());
     ivy::BackendScope scope(backend);
     const Split train = read_split(data_dir, "train"), test = read_split(data_dir, "t10k");
     const std::int64_t n_train = limit > 0 ? std::min(limit, train.n) : train.n;
 
     nn::init::seed(seed);
-    auto model = make_model({ivy::float32, backend, {}});
-    ivy::optim::Adam opt(lr);
-    if (!save_init.empty()) model->parameters().save(save_init);
-    std::printf("fashion-mnist: %lld training and %lld test images, backend %s, %lld parameters\n",
-                static_cast<long long>(n_train), static_cast<long long>(test.n), backend_name.c_str(),
-                static_cast<long long>(model->num_parameters()));
+    auto model = make_model({ivy::float32, backend, {}}, distributed);
+    auto opt = std::make_shared<ivy::optim::Adam>(lr);
+    auto save = [&](const ivy::Container& c, const std::string& path) {
+#ifdef IVY_HAS_DISTRIBUTED
+      if (distributed) return ivy::distributed::DataParallel::save_on_root(c, path);
+#endif
+      c.save(path);
+    };
+    if (!save_init.empty()) save(model->parameters(), save_init);
+    if (root)
+      std::printf("fashion-mnist: %lld training and %lld test images, backend %s, %lld parameters%s\n",
+                  static_cast<long long>(n_train), static_cast<long long>(test.n), backend_name.c_str(),
+                  static_cast<long long>(model->num_parameters()),
+                  distributed ? (", " + std::to_string(world) + " ranks").c_str() : "");
+#ifdef IVY_HAS_DISTRIBUTED
+    std::optional<ivy::distributed::DataParallel> dp;
+    if (distributed) dp.emplace(model, opt);  // rank 0's parameters everywhere
+#endif
 
     SplitMix64 rng{seed};
+    // per rank: the global batch split over the ranks (DistributedSampler's rule on the
+    // epoch's order, which every rank draws alike)
+    const std::int64_t local_batch = batch_size / world;
+    const std::int64_t per_rank = (n_train + world - 1) / world;
+    const std::size_t steps = static_cast<std::size_t>((per_rank + local_batch - 1) / local_batch);
     std::optional<ivy::optim::CosineAnnealingLR> cosine;
-    const std::size_t steps_per_epoch = static_cast<std::size_t>((n_train + batch_size - 1) / batch_size);
-    if (schedule == "cosine") cosine.emplace(lr, static_cast<std::int64_t>(steps_per_epoch) * epochs);
+    if (schedule == "cosine") cosine.emplace(lr, static_cast<std::int64_t>(steps) * epochs);
     std::vector<std::int64_t> order(static_cast<std::size_t>(n_train));
-    Progress progress(isatty(STDOUT_FILENO) != 0);
-    const std::size_t steps = static_cast<std::size_t>((n_train + batch_size - 1) / batch_size);
+    Progress progress(root && isatty(STDOUT_FILENO) != 0);
     for (int epoch = 1; epoch <= epochs; ++epoch) {
       std::iota(order.begin(), order.end(), 0);
       shuffle(order, rng);
+      std::vector<std::int64_t> mine = order;
+#ifdef IVY_HAS_DISTRIBUTED
+      if (distributed) mine = ivy::distributed::DistributedSampler::shard(order, rank, world);
+#endif
       model->train();
       const auto t0 = std::chrono::steady_clock::now();
       double loss_avg = 0;
       for (std::size_t step = 0; step < steps; ++step) {
-        if (cosine) opt.set_lr(cosine->lr_at(static_cast<std::int64_t>((epoch - 1) * steps + step)));
-        const std::size_t b0 = step * static_cast<std::size_t>(batch_size);
-        const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(batch_size));
-        auto [x, y] = batch(train, order, b0, b1, backend);
-        auto [loss, grads] =
-            nn::value_and_grad(*model, [&](nn::Module& m) { return nn::cross_entropy(m(x), y); });
-        model->set_parameters(opt.step(model->parameters(), grads));
+        if (cosine) opt->set_lr(cosine->lr_at(static_cast<std::int64_t>((epoch - 1) * steps + step)));
+        const std::size_t b0 = step * static_cast<std::size_t>(local_batch);
+        const std::size_t b1 = std::min(mine.size(), b0 + static_cast<std::size_t>(local_batch));
+        auto [x, y] = batch(train, mine, b0, b1, backend);
+        auto loss_of = [&](nn::Module& m) { return nn::cross_entropy(m(x), y); };
+        Array loss;
+#ifdef IVY_HAS_DISTRIBUTED
+        if (dp) loss = dp->step(loss_of);
+#endif
+        if (!loss.defined()) {
+          auto [l, grads] = nn::value_and_grad(*model, loss_of);
+          model->set_parameters(opt->step(model->parameters(), grads));
+          loss = l;
+        }
         const double l = to_double(loss);
         loss_avg = step == 0 ? l : 0.98 * loss_avg + 0.02 * l;
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        progress.update(epoch, epochs, step + 1, steps, loss_avg, static_cast<double>(b1) / std::max(secs, 1e-9));
+        if (root)
+          progress.update(epoch, epochs, step + 1, steps, loss_avg,
+                          static_cast<double>(b1 * static_cast<std::size_t>(world)) / std::max(secs, 1e-9));
       }
       progress.end_epoch();
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::printf("epoch %d: %.1f s, %.0f images/s, smoothed training loss %.4f\n", epoch, secs,
-                  static_cast<double>(n_train) / secs, loss_avg);
+      if (root)
+        std::printf("epoch %d: %.1f s, %.0f images/s, smoothed training loss %.4f\n", epoch, secs,
+                    static_cast<double>(n_train) / secs, loss_avg);
     }
 
     model->eval();
+    // the test set split over the ranks (rank r: images r, r + world, ...), the hits summed
     std::int64_t correct = 0;
-    std::vector<std::int64_t> all(static_cast<std::size_t>(test.n));
-    std::iota(all.begin(), all.end(), 0);
+    std::vector<std::int64_t> all;
+    for (std::int64_t i = rank; i < test.n; i += world) all.push_back(i);
     for (std::size_t b0 = 0; b0 < all.size(); b0 += 500) {
       auto [x, y] = batch(test, all, b0, std::min(all.size(), b0 + 500), backend);
       Array hits = ivy::equal(ivy::argmax((*model)(x), -1), y);
       correct += ivy::sum(ivy::astype(hits, ivy::int64)).item<std::int64_t>();
     }
+#ifdef IVY_HAS_DISTRIBUTED
+    if (distributed)
+      correct = ivy::distributed::all_reduce(ivy::asarray(std::vector<std::int64_t>{correct})).to_vector<std::int64_t>()[0];
+#endif
     ivy::Container ckpt;
     ckpt.set("model", model->state());
-    ckpt.set("optimizer", opt.state());
-    ckpt.save(checkpoint);
-    std::printf("checkpoint: %s\n", checkpoint.c_str());
-    std::printf("test accuracy: %.4f\n", static_cast<double>(correct) / static_cast<double>(test.n));
+    ckpt.set("optimizer", opt->state());
+    save(ckpt, checkpoint);
+    if (root) {
+      std::printf("checkpoint: %s\n", checkpoint.c_str());
+      std::printf("test accuracy: %.4f\n", static_cast<double>(correct) / static_cast<double>(test.n));
+    }
   } catch (const std::exception& e) {
+#ifdef IVY_HAS_DISTRIBUTED
+    if (distributed) {
+      ivy::distributed::report_failure(e.what());
+      std::fprintf(stderr, "fashion_mnist (rank %d of %d): %s\n", rank, world, e.what());
+      ivy::distributed::finalize();
+      return 1;
+    }
+#endif
     std::fprintf(stderr, "fashion_mnist: %s\n", e.what());
     return 1;
   }
+#ifdef IVY_HAS_DISTRIBUTED
+  if (distributed) ivy::distributed::finalize();
+#endif
   return 0;
 }

@@ -214,13 +214,32 @@ void variance(const Array* in, AttrsRef a, const OutSpec* spec, Array* out) {
     using T = typename decltype(tag)::type;
     using R = real_t<T>;
     out[0] = rows_of<T, R>(x, at.axes, spec[0], [corr](const T* r, std::int64_t len) {
-      T m{};
-      for (std::int64_t i = 0; i < len; ++i) m += r[i];
-      m /= static_cast<R>(len);
       R s = 0;
-      for (std::int64_t i = 0; i < len; ++i) {
-        R dv = std::abs(r[i] - m);
-        s += dv * dv;
+      if constexpr (std::is_same_v<T, R>) {
+        // two passes, each a pairwise sum (the mean's and the squared deviations', by blocks
+        // of squares summed pairwise, then the block sums pairwise), as accurate as NumPy's
+        const R m = cpu::rows::sum_fp(r, len) / static_cast<R>(len);
+        constexpr std::int64_t kBlock = 1024;
+        R sq[kBlock];
+        std::vector<R> partial;
+        partial.reserve(static_cast<std::size_t>(len / kBlock + 1));
+        for (std::int64_t b = 0; b < len; b += kBlock) {
+          const std::int64_t n = std::min(kBlock, len - b);
+          for (std::int64_t i = 0; i < n; ++i) {
+            const R dv = r[b + i] - m;
+            sq[i] = dv * dv;
+          }
+          partial.push_back(cpu::rows::sum_fp(sq, n));
+        }
+        s = partial.empty() ? R(0) : cpu::rows::sum_fp(partial.data(), static_cast<std::int64_t>(partial.size()));
+      } else {
+        T m{};
+        for (std::int64_t i = 0; i < len; ++i) m += r[i];
+        m /= static_cast<R>(len);
+        for (std::int64_t i = 0; i < len; ++i) {
+          R dv = std::abs(r[i] - m);
+          s += dv * dv;
+        }
       }
       R v = s / static_cast<R>(static_cast<double>(len) - corr);
       return IsStd ? std::sqrt(v) : v;

@@ -13,6 +13,9 @@ void bind_nn(py::module_& m);        // python/src/nn.cpp (_ivy.nn and Container
 #ifdef IVY_PY_ONNX
 void bind_onnx(py::module_& m);      // python/src/onnx.cpp (_ivy.onnx)
 #endif
+#ifdef IVY_PY_DISTRIBUTED
+void bind_distributed(py::module_& m);  // python/src/distributed.cpp (_ivy.distributed)
+#endif
 namespace {
 
 using ivy::Array;
@@ -388,6 +391,9 @@ PYBIND11_MODULE(_ivy, m) {
   bind_nn(m);
 #ifdef IVY_PY_ONNX
   bind_onnx(m);
+#endif
+#ifdef IVY_PY_DISTRIBUTED
+  bind_distributed(m);
 #endif
   m.attr("kMaxRank") = ivy::kMaxRank;
 }
