@@ -122,6 +122,36 @@ class ModuleTest : public ::testing::TestWithParam<std::string> {
 };
 
 // ------------------------------------------------------------------ mechanics
+// value_and_grad's on_ready: each parameter's gradient once, equal to the returned one, as soon
+// as the backward pass has finished it: the last layer's before the first layer's, and the
+// first layer's weight only after the second layer's weight (its gradient needs that one's
+// cotangent), with a parameter used twice reported after its second use's contribution.
+TEST_P(ModuleTest, GradientsAreHandedOutWhenFinal) {
+  init::seed(3);
+  auto l1 = std::make_shared<nn::Linear>(3, 4, true, where());
+  auto l2 = std::make_shared<nn::Linear>(4, 2, true, where());
+  nn::Sequential model{l1, nn::Tanh(), l2};
+  Array x = host32({0.5, -1, 2, 1, 0.25, -0.5}, Shape{2, 3});
+  std::vector<std::string> order;
+  std::map<std::string, Array> early;
+  auto loss = [&](nn::Module& m) { return ivy::sum(m(x) * m(x)); };  // the whole model used twice
+  auto [value, grads] = nn::value_and_grad(model, loss, [&](const std::string& path, const Array& g) {
+    order.push_back(path);
+    early[path] = g;
+  });
+  auto [value2, grads2] = nn::value_and_grad(model, loss);
+  ASSERT_EQ(order.size(), 4u);
+  for (const auto& [path, g] : grads.flatten()) {
+    ASSERT_EQ(early.count(path), 1u) << path;
+    EXPECT_EQ(values(early[path]), values(g)) << path;
+    EXPECT_EQ(values(grads2.at(path).array()), values(g)) << path;  // the same as without on_ready
+  }
+  auto at = [&](const std::string& p) { return std::find(order.begin(), order.end(), p) - order.begin(); };
+  EXPECT_LT(at("2/weight"), at("0/weight"));
+  EXPECT_LT(at("2/bias"), at("0/bias"));
+  EXPECT_EQ(values(value), values(value2));
+}
+
 TEST_P(ModuleTest, RegistrationErrors) {
   Net n(where());
   expect_error<ivy::ValueError>([&] { n.register_parameter("", init::zeros(Shape{1}, where())); }, "[module]");

@@ -106,6 +106,7 @@ class Container {
                         std::map<std::string, std::string>* metadata = nullptr);
 
  private:
+  friend struct ContainerAccess;       // src/nn/container.cpp's builders
   std::shared_ptr<const Array> leaf_;  // set for a leaf
   std::vector<std::pair<std::string, Container>> children_;
 };

@@ -119,6 +119,9 @@ struct DataParallelOptions {
   // gradient buckets: leaves in reverse registration order (the order the backward pass
   // finishes them), at most this many bytes each
   std::size_t bucket_bytes = kDefaultBucketBytes;
+  // the first bucket (the last layers' gradients, final first) is capped lower, so that its
+  // all-reduce starts early in the backward pass (PyTorch's DDP does the same)
+  std::size_t first_bucket_bytes = std::size_t{64} << 10;
   // start a bucket's all-reduce as soon as its gradients are final, during the backward pass
   // (off: every bucket after it)
   bool overlap = true;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -112,6 +113,35 @@ void poll_failures_locked() {
   throw Error(w.broken);
 }
 
+// The MPI type for two ranks' op on d where MPI's result is the fold's bit for bit (sum, mean
+// and prod of integers and real floats; sum and mean of complex), else MPI_DATATYPE_NULL.
+// (max/min: MPI's do not propagate NaN; complex products may be contracted differently.)
+MPI_Datatype two_rank_type(ReduceOp op, DType d) {
+  if (op == ReduceOp::max || op == ReduceOp::min) return MPI_DATATYPE_NULL;
+  if (op == ReduceOp::mean && !is_floating(d)) return MPI_DATATYPE_NULL;
+  switch (d) {
+    case DType::int8: return MPI_INT8_T;
+    case DType::int16: return MPI_INT16_T;
+    case DType::int32: return MPI_INT32_T;
+    case DType::int64: return MPI_INT64_T;
+    case DType::uint8: return MPI_UINT8_T;
+    case DType::uint16: return MPI_UINT16_T;
+    case DType::uint32: return MPI_UINT32_T;
+    case DType::uint64: return MPI_UINT64_T;
+    case DType::float32: return MPI_FLOAT;
+    case DType::float64: return MPI_DOUBLE;
+    case DType::complex64: return op == ReduceOp::prod ? MPI_DATATYPE_NULL : MPI_C_FLOAT_COMPLEX;
+    case DType::complex128: return op == ReduceOp::prod ? MPI_DATATYPE_NULL : MPI_C_DOUBLE_COMPLEX;
+    default: return MPI_DATATYPE_NULL;  // bool, float16, bfloat16: ivy's fold
+  }
+}
+MPI_Op op_of(int op) {
+  switch (static_cast<ReduceOp>(op)) {
+    case ReduceOp::prod: return MPI_PROD;
+    default: return MPI_SUM;
+  }
+}
+
 // [lo, lo + len) of n elements split into parts near-equal chunks, chunk j
 std::size_t chunk_lo(std::size_t n, int parts, int j) {
   const std::size_t base = n / static_cast<std::size_t>(parts), extra = n % static_cast<std::size_t>(parts);
@@ -185,6 +215,30 @@ void add_reduce_stages(Work::State& s, std::size_t n, DType d, ReduceOp op) {
       // one part: a copy (mean divides by 1); nothing to do in place
       if (st.out.get() != st.send) detail::reduce_parts(st.out.get(), st.send, 0, 1, n, d, op);
     });
+    return;
+  }
+  if (MPI_Datatype t = two_rank_type(op, d); P == 2 && t != MPI_DATATYPE_NULL) {
+    // two ranks: a op b == b op a bit for bit for these ops and types, so MPI's own
+    // all-reduce gives what the rank-order fold gives, in one exchange
+    const int count = as_count(n, s.name);
+    s.stages.push_back([count, t](Work::State& st) {
+      post(
+          st,
+          [&](MPI_Request* r) {
+            return MPI_Iallreduce(st.out.get() == st.send ? MPI_IN_PLACE : st.send, st.out.get(), count, t,
+                                  op_of(st.reduce_op), comm_of(st), r);
+          },
+          "MPI_Iallreduce");
+    });
+    if (op == ReduceOp::mean)
+      s.stages.push_back([n, d](Work::State& st) {
+        // the mean of two: the sum halved, as the fold divides it
+        if (d == DType::float32) for (std::size_t i = 0; i < n; ++i) reinterpret_cast<float*>(st.out.get())[i] /= 2.0f;
+        else if (d == DType::float64) for (std::size_t i = 0; i < n; ++i) reinterpret_cast<double*>(st.out.get())[i] /= 2.0;
+        else if (d == DType::complex64) for (std::size_t i = 0; i < n; ++i) reinterpret_cast<std::complex<float>*>(st.out.get())[i] /= 2.0f;
+        else for (std::size_t i = 0; i < n; ++i) reinterpret_cast<std::complex<double>*>(st.out.get())[i] /= 2.0;
+      });
+    s.reduce_op = static_cast<int>(op == ReduceOp::mean ? ReduceOp::sum : op);
     return;
   }
   for (int j = 0; j < P; ++j) as_count(chunk_len(n, P, j), s.name);
@@ -349,12 +403,14 @@ std::shared_ptr<Work::State> start_buffer_all_reduce(std::shared_ptr<std::byte> 
   return s;
 }
 
-void check_same_call(const CallHeader& h, const char* name) {
+std::shared_ptr<Work::State> start_header_check(const CallHeader& h, const char* name) {
   auto s = new_state(name);
   s->header = h;
   add_header_stages(*s);
-  wait(*s);
+  advance(*s);
+  return s;
 }
+void check_same_call(const CallHeader& h, const char* name) { wait(*start_header_check(h, name)); }
 }  // namespace detail
 
 Work::Work() = default;
@@ -636,6 +692,11 @@ std::vector<Packed> pack_plan(const std::vector<std::pair<std::string, Array>>& 
   }
   return out;
 }
+// c with its leaves replaced, in flatten() order, by `leaves`
+Container rebuilt(const Container& c, const std::vector<Array>& leaves) {
+  std::size_t k = 0;
+  return c.map([&](const Array&) { return leaves[k++]; });
+}
 CallHeader container_header(std::int32_t kind, std::int32_t op, const std::vector<std::pair<std::string, Array>>& leaves) {
   CallHeader h;
   h.kind = kind;
@@ -658,38 +719,41 @@ CallHeader container_header(std::int32_t kind, std::int32_t op, const std::vecto
 
 Container all_reduce(const Container& c, ReduceOp op, std::size_t bucket_bytes) {
   const auto leaves = c.flatten();
-  for (const auto& [p, a] : leaves)
-    if (a.defined()) check_defined(a, "distributed.all_reduce");
-  detail::check_same_call(container_header(kAllReduceC, static_cast<std::int32_t>(op), leaves), "all_reduce");
+  if (!leaves.empty() && leaves[0].second.defined()) check_defined(leaves[0].second, "distributed.all_reduce");
+  // the header travels while the buckets are packed; nothing is sent before it is checked
+  auto header = detail::start_header_check(container_header(kAllReduceC, static_cast<std::int32_t>(op), leaves),
+                                           "all_reduce");
+  const auto plan = pack_plan(leaves, bucket_bytes);
+  std::vector<std::shared_ptr<std::byte>> bufs;
+  for (const Packed& b : plan) {
+    auto buf = detail::host_buffer(b.bytes);
+    std::size_t at = 0;
+    for (std::size_t i : b.leaves) at += detail::copy_bytes(leaves[i].second, buf.get() + at);
+    bufs.push_back(buf);
+  }
+  detail::wait(*header);
+  std::vector<char> checked(kNumDTypes, 0);  // the refusal depends on the dtype only
   for (const auto& [p, a] : leaves) {
+    char& seen = checked[static_cast<std::size_t>(a.dtype())];
+    if (seen) continue;
+    seen = 1;
     const std::string why = detail::reduce_refusal(op, a.dtype());
     if (!why.empty()) throw TypeError("[distributed.all_reduce] leaf '" + p + "': " + why);
   }
-  const auto plan = pack_plan(leaves, bucket_bytes);
   std::vector<std::shared_ptr<Work::State>> work;
-  std::vector<std::shared_ptr<std::byte>> bufs;
-  for (const Packed& b : plan) {  // pack, and start each bucket at once
-    auto buf = detail::host_buffer(b.bytes);
-    std::size_t at = 0;
-    for (std::size_t i : b.leaves) {
-      const Array& a = leaves[i].second;
-      if (a.size()) copy_to_host(a, buf.get() + at);
-      at += static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
-    }
-    bufs.push_back(buf);
-    work.push_back(detail::start_buffer_all_reduce(buf, b.bytes / itemsize(b.dtype), b.dtype, op));
-  }
-  std::vector<std::pair<std::string, Array>> out(leaves.size());
+  for (std::size_t k = 0; k < plan.size(); ++k)  // every bucket in flight at once
+    work.push_back(detail::start_buffer_all_reduce(bufs[k], plan[k].bytes / itemsize(plan[k].dtype), plan[k].dtype, op));
+  std::vector<Array> out(leaves.size());
   for (std::size_t k = 0; k < plan.size(); ++k) {
     detail::wait(*work[k]);
     std::size_t at = 0;
     for (std::size_t i : plan[k].leaves) {
       const Array& a = leaves[i].second;
-      out[i] = {leaves[i].first, detail::array_over(bufs[k], at, a.shape(), a.dtype(), a)};
+      out[i] = detail::array_over(bufs[k], at, a.shape(), a.dtype(), a);
       at += static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
     }
   }
-  return c.is_leaf() ? Container(out.at(0).second) : Container::from_pairs(out);
+  return rebuilt(c, out);
 }
 
 Container broadcast(const Container& c, int root, std::size_t bucket_bytes) {
@@ -703,17 +767,13 @@ Container broadcast(const Container& c, int root, std::size_t bucket_bytes) {
   if (W().size == 1) return c;
   // one packed buffer per dtype-bucket, sent with one MPI_Ibcast each
   const auto plan = pack_plan(leaves, bucket_bytes);
-  std::vector<std::pair<std::string, Array>> out(leaves.size());
+  std::vector<Array> out(leaves.size());
   for (const Packed& b : plan) {
     auto s = new_state("broadcast");
     s->out = detail::host_buffer(b.bytes);
     if (W().rank == root) {
       std::size_t at = 0;
-      for (std::size_t i : b.leaves) {
-        const Array& a = leaves[i].second;
-        if (a.size()) copy_to_host(a, s->out.get() + at);
-        at += static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
-      }
+      for (std::size_t i : b.leaves) at += detail::copy_bytes(leaves[i].second, s->out.get() + at);
     }
     const std::size_t n = b.bytes / itemsize(b.dtype);
     const int count = as_count(n, s->name);
@@ -727,11 +787,11 @@ Container broadcast(const Container& c, int root, std::size_t bucket_bytes) {
     std::size_t at = 0;
     for (std::size_t i : b.leaves) {
       const Array& a = leaves[i].second;
-      out[i] = {leaves[i].first, detail::array_over(s->out, at, a.shape(), a.dtype(), a)};
+      out[i] = detail::array_over(s->out, at, a.shape(), a.dtype(), a);
       at += static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
     }
   }
-  return c.is_leaf() ? Container(out.at(0).second) : Container::from_pairs(out);
+  return rebuilt(c, out);
 }
 
 }  // namespace ivy::distributed

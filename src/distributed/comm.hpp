@@ -20,7 +20,8 @@ struct Work::State {
   std::size_t next = 0;
   void* request = nullptr;  // the posted MPI_Request (owned; comm.cpp), null when none
   bool done = false, failed = false;
-  int comm = 0;  // which of the world's communicators its calls use (comm.cpp)
+  int comm = 0;       // which of the world's communicators its calls use (comm.cpp)
+  int reduce_op = 0;  // the ReduceOp MPI applies, where MPI's own reduction is used
   Array result;
   double start_time = 0, done_time = 0;  // detail::now()
   // what the stages work on
@@ -45,6 +46,8 @@ std::shared_ptr<Work::State> start_buffer_all_reduce(std::shared_ptr<std::byte> 
                                                      ReduceOp op);
 // Exchanges h with every rank and throws, on every rank, when they differ.
 void check_same_call(const CallHeader& h, const char* name);
+// The same, started: wait() on it checks.
+std::shared_ptr<Work::State> start_header_check(const CallHeader& h, const char* name);
 // The world is broken: throw its error.
 void throw_if_broken();
 }  // namespace detail

@@ -44,7 +44,9 @@ DataParallel::DataParallel(std::shared_ptr<nn::Module> model, std::shared_ptr<op
     const Array& a = leaves[k].second;
     const std::size_t b = static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
     std::size_t& o = open[static_cast<std::size_t>(a.dtype())];
-    if (o == SIZE_MAX || (buckets_[o].bytes + b > options_.bucket_bytes && !buckets_[o].leaves.empty())) {
+    const std::size_t cap = buckets_.size() <= 1 && o == 0 ? std::min(options_.first_bucket_bytes, options_.bucket_bytes)
+                                                          : options_.bucket_bytes;
+    if (o == SIZE_MAX || (buckets_[o].bytes + b > cap && !buckets_[o].leaves.empty())) {
       o = buckets_.size();
       buckets_.push_back({a.dtype(), {}, 0});
     }
@@ -119,7 +121,7 @@ Array DataParallel::step(const std::function<Array(nn::Module&)>& loss) {
         auto it = index_.find(path);
         if (it == index_.end()) return;
         const Slot s = slots_[it->second];
-        if (g.size()) copy_to_host(g, bufs[s.bucket].get() + s.offset);
+        detail::copy_bytes(g, bufs[s.bucket].get() + s.offset);
         --remaining[s.bucket];
         if (options_.overlap) launch_ready(false);
       };

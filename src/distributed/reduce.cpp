@@ -200,6 +200,19 @@ const std::byte* host_bytes(const Array& x, std::shared_ptr<std::byte>& copy) {
   return copy.get();
 }
 
+std::size_t copy_bytes(const Array& x, std::byte* dst) {
+  const std::size_t n = static_cast<std::size_t>(x.size()) * itemsize(x.dtype());
+  if (n == 0) return 0;
+  const BackendImpl* be = x.backend().impl();
+  if (x.device().kind == Device::cpu && be && be->data_ptr)
+    if (const void* p = be->data_ptr(x)) {
+      std::memcpy(dst, p, n);
+      return n;
+    }
+  copy_to_host(x, dst);
+  return n;
+}
+
 Array array_over(std::shared_ptr<std::byte> buffer, std::size_t offset, const Shape& shape, DType d, const Array& like) {
   const BackendImpl* be = like.backend().impl();
   std::byte* at = buffer.get() + offset;

@@ -40,6 +40,9 @@ std::uint64_t hash_bytes(const void* data, std::size_t n, std::uint64_t seed = 0
 // x's bytes where they lie (contiguous CPU array of a backend with data_ptr), else a host
 // copy kept in `copy`.
 const std::byte* host_bytes(const Array& x, std::shared_ptr<std::byte>& copy);
+// Writes x's bytes (row-major) to dst: a memcpy from where they lie when x is a contiguous
+// CPU array, else copy_to_host. Returns the number of bytes.
+std::size_t copy_bytes(const Array& x, std::byte* dst);
 // An array of `shape` and d on `like`'s backend and device over the host buffer (zero-copy
 // where the backend wraps host memory, else copied).
 Array array_over(std::shared_ptr<std::byte> buffer, std::size_t offset, const Shape& shape, DType d, const Array& like);
