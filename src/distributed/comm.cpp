@@ -676,11 +676,11 @@ struct Packed {
   std::size_t bytes = 0;
 };
 // Leaves grouped into buckets of one dtype and at most bucket_bytes (a larger leaf alone).
-std::vector<Packed> pack_plan(const std::vector<std::pair<std::string, Array>>& leaves, std::size_t bucket_bytes) {
+std::vector<Packed> pack_plan(const std::vector<Array>& leaves, std::size_t bucket_bytes) {
   std::vector<Packed> out;
   std::vector<std::size_t> open(kNumDTypes, SIZE_MAX);  // the open bucket per dtype
   for (std::size_t i = 0; i < leaves.size(); ++i) {
-    const Array& a = leaves[i].second;
+    const Array& a = leaves[i];
     const std::size_t b = static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
     std::size_t& k = open[static_cast<std::size_t>(a.dtype())];
     if (k == SIZE_MAX || (out[k].bytes + b > bucket_bytes && !out[k].leaves.empty())) {
@@ -697,48 +697,62 @@ Container rebuilt(const Container& c, const std::vector<Array>& leaves) {
   std::size_t k = 0;
   return c.map([&](const Array&) { return leaves[k++]; });
 }
-CallHeader container_header(std::int32_t kind, std::int32_t op, const std::vector<std::pair<std::string, Array>>& leaves) {
+// The leaves of c in flatten() order, and the header of a call on them: the structure's hash
+// over keys (no joined paths: nothing is allocated per leaf but the handle), dtypes and shapes.
+void walk(const Container& c, std::uint64_t& h, std::vector<Array>& out, std::uint64_t& bytes) {
+  if (c.is_leaf()) {
+    const Array& a = c.array();
+    if (!a.defined()) throw ValueError("[distributed] a leaf of the container is undefined");
+    const std::int32_t dt = static_cast<std::int32_t>(a.dtype());
+    h = detail::hash_bytes(&dt, sizeof dt, h);
+    for (std::int64_t dim : a.shape()) h = detail::hash_bytes(&dim, sizeof dim, h);
+    bytes += static_cast<std::uint64_t>(a.size()) * itemsize(a.dtype());
+    out.push_back(a);
+    return;
+  }
+  const char open = '{', close = '}';
+  h = detail::hash_bytes(&open, 1, h);
+  for (const auto& [k, child] : c.children()) {
+    h = detail::hash_bytes(k.data(), k.size() + 1, h);
+    walk(child, h, out, bytes);
+  }
+  h = detail::hash_bytes(&close, 1, h);
+}
+CallHeader container_header(std::int32_t kind, std::int32_t op, const Container& c, std::vector<Array>& leaves) {
   CallHeader h;
   h.kind = kind;
   h.op = op;
   h.ndim = -1;
-  h.dims[0] = static_cast<std::int64_t>(leaves.size());
   std::uint64_t s = 0xcbf29ce484222325ULL;
-  for (const auto& [p, a] : leaves) {
-    if (!a.defined()) throw ValueError("[distributed.all_reduce] leaf '" + p + "' is undefined");
-    s = detail::hash_bytes(p.data(), p.size() + 1, s);
-    const std::int32_t dt = static_cast<std::int32_t>(a.dtype());
-    s = detail::hash_bytes(&dt, sizeof dt, s);
-    for (std::int64_t dim : a.shape()) s = detail::hash_bytes(&dim, sizeof dim, s);
-    h.bytes += static_cast<std::uint64_t>(a.size()) * itemsize(a.dtype());
-  }
+  walk(c, s, leaves, h.bytes);
+  h.dims[0] = static_cast<std::int64_t>(leaves.size());
   h.structure = s;
   return h;
 }
 }  // namespace
 
 Container all_reduce(const Container& c, ReduceOp op, std::size_t bucket_bytes) {
-  const auto leaves = c.flatten();
-  if (!leaves.empty() && leaves[0].second.defined()) check_defined(leaves[0].second, "distributed.all_reduce");
+  std::vector<Array> leaves;
+  const CallHeader h = container_header(kAllReduceC, static_cast<std::int32_t>(op), c, leaves);
+  if (!leaves.empty()) check_defined(leaves[0], "distributed.all_reduce");
   // the header travels while the buckets are packed; nothing is sent before it is checked
-  auto header = detail::start_header_check(container_header(kAllReduceC, static_cast<std::int32_t>(op), leaves),
-                                           "all_reduce");
+  auto header = detail::start_header_check(h, "all_reduce");
   const auto plan = pack_plan(leaves, bucket_bytes);
   std::vector<std::shared_ptr<std::byte>> bufs;
   for (const Packed& b : plan) {
     auto buf = detail::host_buffer(b.bytes);
     std::size_t at = 0;
-    for (std::size_t i : b.leaves) at += detail::copy_bytes(leaves[i].second, buf.get() + at);
+    for (std::size_t i : b.leaves) at += detail::copy_bytes(leaves[i], buf.get() + at);
     bufs.push_back(buf);
   }
   detail::wait(*header);
   std::vector<char> checked(kNumDTypes, 0);  // the refusal depends on the dtype only
-  for (const auto& [p, a] : leaves) {
-    char& seen = checked[static_cast<std::size_t>(a.dtype())];
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    char& seen = checked[static_cast<std::size_t>(leaves[i].dtype())];
     if (seen) continue;
     seen = 1;
-    const std::string why = detail::reduce_refusal(op, a.dtype());
-    if (!why.empty()) throw TypeError("[distributed.all_reduce] leaf '" + p + "': " + why);
+    const std::string why = detail::reduce_refusal(op, leaves[i].dtype());
+    if (!why.empty()) throw TypeError("[distributed.all_reduce] leaf '" + c.flatten()[i].first + "': " + why);
   }
   std::vector<std::shared_ptr<Work::State>> work;
   for (std::size_t k = 0; k < plan.size(); ++k)  // every bucket in flight at once
@@ -748,7 +762,7 @@ Container all_reduce(const Container& c, ReduceOp op, std::size_t bucket_bytes) 
     detail::wait(*work[k]);
     std::size_t at = 0;
     for (std::size_t i : plan[k].leaves) {
-      const Array& a = leaves[i].second;
+      const Array& a = leaves[i];
       out[i] = detail::array_over(bufs[k], at, a.shape(), a.dtype(), a);
       at += static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
     }
@@ -758,12 +772,13 @@ Container all_reduce(const Container& c, ReduceOp op, std::size_t bucket_bytes) 
 
 Container broadcast(const Container& c, int root, std::size_t bucket_bytes) {
   (void)bucket_bytes;
-  const auto leaves = c.flatten();
+  std::vector<Array> leaves;
+  const CallHeader h = container_header(kBroadcastC, root, c, leaves);
   init();
   if (root < 0 || root >= W().size)
     throw ValueError("[distributed.broadcast] root " + std::to_string(root) + " is not a rank of this world of " +
                      std::to_string(W().size));
-  detail::check_same_call(container_header(kBroadcastC, root, leaves), "broadcast");
+  detail::check_same_call(h, "broadcast");
   if (W().size == 1) return c;
   // one packed buffer per dtype-bucket, sent with one MPI_Ibcast each
   const auto plan = pack_plan(leaves, bucket_bytes);
@@ -773,7 +788,7 @@ Container broadcast(const Container& c, int root, std::size_t bucket_bytes) {
     s->out = detail::host_buffer(b.bytes);
     if (W().rank == root) {
       std::size_t at = 0;
-      for (std::size_t i : b.leaves) at += detail::copy_bytes(leaves[i].second, s->out.get() + at);
+      for (std::size_t i : b.leaves) at += detail::copy_bytes(leaves[i], s->out.get() + at);
     }
     const std::size_t n = b.bytes / itemsize(b.dtype);
     const int count = as_count(n, s->name);
@@ -786,7 +801,7 @@ Container broadcast(const Container& c, int root, std::size_t bucket_bytes) {
     detail::wait(*s);
     std::size_t at = 0;
     for (std::size_t i : b.leaves) {
-      const Array& a = leaves[i].second;
+      const Array& a = leaves[i];
       out[i] = detail::array_over(s->out, at, a.shape(), a.dtype(), a);
       at += static_cast<std::size_t>(a.size()) * itemsize(a.dtype());
     }

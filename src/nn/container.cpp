@@ -294,8 +294,34 @@ Container map2_rec(const Container& a, const Container& b, const std::string& pa
 
 }  // namespace
 
+namespace {
+// map without paths: the keys on the way down are kept as pointers and joined only for an
+// error's message
+Container map_keys(const Container& c, std::vector<const std::string*>& keys, const std::function<Array(const Array&)>& fn) {
+  if (c.is_leaf()) {
+    Array r = fn(c.array());
+    if (!r.defined()) {
+      std::string path;
+      for (const std::string* k : keys) path = join(path, *k);
+      checked(r, path, "map");
+    }
+    return Container(std::move(r));
+  }
+  Container out;
+  auto& kids = ContainerAccess::children(out);
+  kids.reserve(c.children().size());
+  for (const auto& [k, child] : c.children()) {
+    keys.push_back(&k);
+    kids.emplace_back(k, map_keys(child, keys, fn));
+    keys.pop_back();
+  }
+  return out;
+}
+}  // namespace
+
 Container Container::map(const std::function<Array(const Array&)>& fn) const {
-  return map_rec(*this, "", [&](const std::string&, const Array& x) { return fn(x); });
+  std::vector<const std::string*> keys;
+  return map_keys(*this, keys, fn);
 }
 
 Container Container::map_with_paths(const std::function<Array(const std::string& path, const Array&)>& fn) const {
