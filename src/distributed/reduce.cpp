@@ -191,10 +191,17 @@ std::uint64_t hash_bytes(const void* data, std::size_t n, std::uint64_t seed) {
   return h;
 }
 
-const std::byte* host_bytes(const Array& x, std::shared_ptr<std::byte>& copy) {
+namespace {
+// x's contiguous CPU bytes where they lie, or null
+const std::byte* data_in_place(const Array& x) {
   const BackendImpl* be = x.backend().impl();
-  if (x.device().kind == Device::cpu && be && be->data_ptr)
-    if (void* p = be->data_ptr(x)) return static_cast<const std::byte*>(p);
+  if (x.device().kind != Device::cpu || !be || !be->data_ptr) return nullptr;
+  return static_cast<const std::byte*>(be->data_ptr(x));
+}
+}  // namespace
+
+const std::byte* host_bytes(const Array& x, std::shared_ptr<std::byte>& copy) {
+  if (const std::byte* p = data_in_place(x)) return p;
   copy = host_buffer(static_cast<std::size_t>(x.size()) * itemsize(x.dtype()));
   if (x.size() > 0) copy_to_host(x, copy.get());
   return copy.get();
@@ -203,13 +210,8 @@ const std::byte* host_bytes(const Array& x, std::shared_ptr<std::byte>& copy) {
 std::size_t copy_bytes(const Array& x, std::byte* dst) {
   const std::size_t n = static_cast<std::size_t>(x.size()) * itemsize(x.dtype());
   if (n == 0) return 0;
-  const BackendImpl* be = x.backend().impl();
-  if (x.device().kind == Device::cpu && be && be->data_ptr)
-    if (const void* p = be->data_ptr(x)) {
-      std::memcpy(dst, p, n);
-      return n;
-    }
-  copy_to_host(x, dst);
+  if (const std::byte* p = data_in_place(x)) std::memcpy(dst, p, n);
+  else copy_to_host(x, dst);
   return n;
 }
 
