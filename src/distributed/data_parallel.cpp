@@ -234,15 +234,6 @@ Array SyncBatchNorm::forward(const Array& x) {
   const char* op = "[distributed.SyncBatchNorm] ";
   Array rm = track_ ? buffer("running_mean") : Array(), rv = track_ ? buffer("running_var") : Array();
   Array w = affine_ ? param("weight") : Array(), b = affine_ ? param("bias") : Array();
-  const bool batch_stats = training() || !track_;
-  if (!batch_stats || world_size() == 1) {  // per-rank: exactly nn::BatchNorm
-    nn::NormResult r = nn::batch_norm(x, rm, rv, w, b, batch_stats, momentum_, eps_, axis_);
-    if (track_ && training()) {
-      buffer("running_mean") = r.running_mean;
-      buffer("running_var") = r.running_var;
-    }
-    return r.output;
-  }
   if (!x.defined() || !is_real_floating(x.dtype()))
     throw TypeError(std::string(op) + "the input must be a real floating array");
   if (x.ndim() < 2) throw ValueError(std::string(op) + "the input must have rank >= 2, got shape " + x.shape().str());
@@ -255,6 +246,15 @@ Array SyncBatchNorm::forward(const Array& x) {
   if (C != features_)
     throw ValueError(std::string(op) + "the input has " + std::to_string(C) + " channels on axis " + std::to_string(ch) +
                      ", the layer " + std::to_string(features_));
+  const bool batch_stats = training() || !track_;
+  if (!batch_stats || world_size() == 1) {  // per-rank: exactly nn::BatchNorm
+    nn::NormResult r = nn::batch_norm(x, rm, rv, w, b, batch_stats, momentum_, eps_, axis_);
+    if (track_ && training()) {
+      buffer("running_mean") = r.running_mean;
+      buffer("running_var") = r.running_var;
+    }
+    return r.output;
+  }
   Dims axes;
   for (std::int64_t i = 0; i < rank_; ++i)
     if (i != ch) axes.push_back(i);

@@ -448,6 +448,31 @@ TEST(DistributedTraining, SyncBatchNormIsBatchNormOnTheGlobalBatch) {
   }
 }
 
+TEST(DistributedTraining, BadArgumentsAreNamed) {
+  auto model = small_model(true, ivy::available_backends().front());
+  auto opt = std::make_shared<ivy::optim::SGD>(0.1);
+  auto message = [](auto&& fn) {
+    try {
+      fn();
+    } catch (const ivy::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([&] { dist::DataParallel(nullptr, opt); }).find("[distributed.DataParallel] the model is null"),
+            std::string::npos);
+  EXPECT_NE(message([&] { dist::DataParallel(model, nullptr); }).find("the optimizer is null"), std::string::npos);
+  dist::SyncBatchNorm bn(3);
+  EXPECT_NE(message([&] { bn(ivy::ones(Shape{4, 2, 5})); }).find("the input has 2 channels on axis 1, the layer 3"),
+            std::string::npos);
+  EXPECT_NE(message([&] { bn(ivy::ones(Shape{4})); }).find("rank >= 2"), std::string::npos);
+  EXPECT_NE(message([&] { bn(ivy::ones(Shape{4, 3}, ivy::int32)); }).find("real floating"), std::string::npos);
+  dist::Work empty;
+  EXPECT_NE(message([&] { empty.wait(); }).find("[distributed.Work] wait() on an empty Work"), std::string::npos);
+  EXPECT_THROW(dist::all_reduce(Array()), ivy::ValueError);
+  EXPECT_THROW(dist::all_gather(Array()), ivy::ValueError);
+}
+
 TEST(DistributedTraining, SaveOnRootWritesOneFile) {
   const std::string path = ::testing::TempDir() + "ivy_dist_ckpt_" + std::to_string(P()) + ".safetensors";
   std::remove(path.c_str());
