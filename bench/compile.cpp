@@ -28,6 +28,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -208,6 +210,26 @@ void register_case(const Case& c) {
     benchmark::RegisterBenchmark((tag + "/ivy_" + bname + "_compiled").c_str(), [x, cf](benchmark::State& st) {
       for (auto _ : st) benchmark::DoNotOptimize(cf(x));
     });
+    // the same plan with fused groups in the interpreted loops (no generated kernels)
+    ivy::CompileOptions interp;
+    interp.generate_code = false;
+    auto ci = ivy::compile(f, interp);
+    ci(x);
+    benchmark::RegisterBenchmark((tag + "/ivy_" + bname + "_interp").c_str(), [x, ci](benchmark::State& st) {
+      for (auto _ : st) benchmark::DoNotOptimize(ci(x));
+    });
+  }
+  if (c.name == "chain20") {
+    // the memory-bandwidth limit: one read and one write of the same bytes into a fresh buffer
+    const std::size_t bytes = static_cast<std::size_t>(c.n) * sizeof(float);
+    auto src = std::make_shared<std::vector<float>>(static_cast<std::size_t>(c.n), 1.0f);
+    benchmark::RegisterBenchmark((tag + "/copy").c_str(), [src, bytes](benchmark::State& st) {
+      for (auto _ : st) {
+        std::unique_ptr<float[]> dst(new float[bytes / sizeof(float)]);
+        std::memcpy(dst.get(), src->data(), bytes);
+        benchmark::DoNotOptimize(dst.get());
+      }
+    });
   }
   const at::Tensor t = ivy::torch::unwrap(input_for(c, "torch")).clone();
   auto g = at_fn(c.name);
@@ -219,6 +241,20 @@ void register_case(const Case& c) {
     if (!(err < 1e-5)) throw std::runtime_error(tag + ": " + who + " differs from ivy by " + std::to_string(err));
   };
   check("libtorch", g(t));
+  // LibTorch's own fused kernels of the same functions
+  std::function<at::Tensor(const at::Tensor&)> fused_at;
+  if (c.name == "gelu") fused_at = [](const at::Tensor& x) { return at::gelu(x, "tanh"); };
+  if (c.name == "lnorm") {
+    const at::Tensor w = at::full({t.size(-1)}, 1.5f), b = at::full({t.size(-1)}, 0.25f);
+    fused_at = [w, b](const at::Tensor& x) { return at::layer_norm(x, {x.size(-1)}, w, b, 1e-5); };
+  }
+  if (fused_at) {
+    check("libtorch_fused", fused_at(t));
+    benchmark::RegisterBenchmark((tag + "/libtorch_fused").c_str(), [t, fused_at](benchmark::State& st) {
+      at::NoGradGuard no_grad;
+      for (auto _ : st) benchmark::DoNotOptimize(fused_at(t));
+    });
+  }
   benchmark::RegisterBenchmark((tag + "/libtorch").c_str(), [t, g](benchmark::State& st) {
     at::NoGradGuard no_grad;
     for (auto _ : st) benchmark::DoNotOptimize(g(t));
@@ -328,8 +364,8 @@ int main(int argc, char** argv) {
   Collect rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
   // the table: times in us, and the speed-ups of compiled ivy
-  std::printf("\n| workload | backend | eager ivy | compiled | native eager | native fused | compile ms | vs native eager | vs eager ivy | vs fused |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("\n| workload | backend | eager ivy | compiled | interpreted | native eager | native fused | compile ms | vs native eager | vs eager ivy | vs interpreted | vs fused |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::vector<std::string> tags;
   for (const auto& c : cases) tags.push_back(c.name + "/" + std::to_string(c.n));
   tags.push_back("mlp/128");
@@ -342,8 +378,23 @@ int main(int argc, char** argv) {
       const double eager = get(std::string("ivy_") + b + "_eager"), comp = get(std::string("ivy_") + b + "_compiled");
       const double native = std::string(b) == "torch" ? get("libtorch") : get("xtensor");
       const double fused = std::string(b) == "torch" ? get("torchscript") : get("xtensor_expr");
-      std::printf("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2fx | %.2fx | %.2fx |\n", tag.c_str(), b, eager, comp,
-                  native, fused, g_compile_ms[tag + "/" + b], native / comp, eager / comp, fused / comp);
+      const double interp = get(std::string("ivy_") + b + "_interp");
+      std::printf("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2fx | %.2fx | %.2fx | %.2fx |\n", tag.c_str(), b,
+                  eager, comp, interp, native, fused, g_compile_ms[tag + "/" + b], native / comp, eager / comp,
+                  interp / comp, fused / comp);
     }
+  // against LibTorch's fused kernels, and the copy of chain20's bytes (the bandwidth limit)
+  std::printf("\n| workload | LibTorch fused kernel us | ivy compiled on torch us | ratio (>1: ivy faster) |\n|---|---|---|---|\n");
+  for (const auto& tag : tags) {
+    auto it = rep.ns.find(tag + "/libtorch_fused");
+    auto jt = rep.ns.find(tag + "/ivy_torch_compiled");
+    if (it == rep.ns.end() || jt == rep.ns.end()) continue;
+    std::printf("| %s | %.1f | %.1f | %.2fx |\n", tag.c_str(), it->second / 1e3, jt->second / 1e3, it->second / jt->second);
+  }
+  if (auto it = rep.ns.find("chain20/1000000/copy"); it != rep.ns.end())
+    for (const char* b : {"xtensor", "torch"})
+      if (auto jt = rep.ns.find(std::string("chain20/1000000/ivy_") + b + "_compiled"); jt != rep.ns.end())
+        std::printf("\nchain20 compiled on %s: %.1f us, copy of the same bytes %.1f us: %.2fx the bandwidth limit\n", b,
+                    jt->second / 1e3, it->second / 1e3, jt->second / it->second);
   return 0;
 }

@@ -6,7 +6,8 @@
 //
 // Reproduce one case: IVY_COMPILE_RANDOM_SEED=<seed> IVY_COMPILE_RANDOM_N=1
 //   build/tests/ivy_tests --gtest_filter='*CompileRandom*'
-// (IVY_COMPILE_RANDOM_N alone changes how many programs run per backend.)
+// (IVY_COMPILE_RANDOM_N alone changes how many programs run per backend; IVY_COMPILE_RANDOM_CODEGEN=1
+// gives every program generated kernels, not every 4th.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -310,7 +311,8 @@ std::string step_str(const Step& s, int id, const std::vector<Array>& vals) {
 std::string options_str(const ivy::CompileOptions& o) {
   std::ostringstream os;
   os << "dce=" << o.eliminate_dead_code << " cse=" << o.eliminate_common_subexpressions << " fold=" << o.fold_constants
-     << " simplify=" << o.simplify << " fuse=" << o.fuse_elementwise << " plan_memory=" << o.plan_memory;
+     << " simplify=" << o.simplify << " fuse=" << o.fuse_elementwise << " plan_memory=" << o.plan_memory
+     << " generate_code=" << o.generate_code;
   return os.str();
 }
 
@@ -1222,6 +1224,7 @@ ivy::CompileOptions variant(std::uint64_t which) {
 TEST_P(CompileRandom, CompiledMatchesEager) {
   const int n = static_cast<int>(env_u64("IVY_COMPILE_RANDOM_N", kPrograms));
   const std::uint64_t base = env_u64("IVY_COMPILE_RANDOM_SEED", kBaseSeed);
+  const bool all_codegen = env_u64("IVY_COMPILE_RANDOM_CODEGEN", 0) != 0;
   const auto t0 = std::chrono::steady_clock::now();
   int failures = 0, reported = 0, fused = 0, with_fusion = 0, ill = 0;
   std::size_t steps = 0;
@@ -1229,8 +1232,13 @@ TEST_P(CompileRandom, CompiledMatchesEager) {
     const std::uint64_t seed = base + static_cast<std::uint64_t>(i);
     const Program p = generate(seed);
     steps += p.steps.size();
+    // fused groups run generated kernels in every 4th program (each new program costs a
+    // compiler run, ~0.1 s), interpreted loops in the others; IVY_COMPILE_RANDOM_CODEGEN=1:
+    // generated kernels in every program
     std::vector<ivy::CompileOptions> options{ivy::CompileOptions{}};
+    options[0].generate_code = all_codegen || seed % 4 == 0;
     if (seed % 10 == 9) options.push_back(variant(seed / 10));
+    options.back().generate_code = options[0].generate_code;
     for (const auto& o : options) {
       const Outcome r = check(p, o);
       if (&o == &options[0]) fused += r.fused_groups, with_fusion += r.fused_groups > 0;

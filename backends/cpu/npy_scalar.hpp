@@ -12,24 +12,13 @@
 #include <limits>
 #include <type_traits>
 
+#include "scalar_ops.hpp"
+
 namespace ivy::cpu::npy {
 
-// maximum/minimum: NumPy's rule, the second operand unless the first is greater (less), so
-// -0 against +0 gives the second (the x86 max/min instructions' rule), and NaN in either
-// operand gives NaN (a NaN `a` is kept; a NaN `b` fails the compare and is taken).
-// Branch-free: a max, a compare and a select per vector.
-template <class T>
-T maximum(T a, T b) {
-  const T m = a > b ? a : b;
-  if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
-  else return m;
-}
-template <class T>
-T minimum(T a, T b) {
-  const T m = a < b ? a : b;
-  if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
-  else return m;
-}
+// maximum/minimum: NumPy's rule (scalar_ops.hpp, where the fused loops take them too).
+using sops::maximum;
+using sops::minimum;
 
 template <class T>
 T floor_divide(T a, T b) {

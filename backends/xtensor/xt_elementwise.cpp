@@ -291,13 +291,8 @@ template <class T> T s_pow(T a, T b) {
     return static_cast<T>(r);
   }
 }
-// a - b is NaN exactly when an input is NaN or both are the same infinity; every other
-// case (equal finite values included: log1p(1) = ln 2) is the formula.
-template <class T> T s_logaddexp(T a, T b) {
-  const T d = a - b;
-  if (d != d) return a == b ? a : std::numeric_limits<T>::quiet_NaN();
-  return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
-}
+// logaddexp: scalar_ops.hpp's (the fused loops' too)
+template <class T> T s_logaddexp(T a, T b) { return cpu::sops::logaddexp(a, b); }
 // Arithmetic in the result dtype; wrap-around for integers, as the standard allows.
 template <class T> T s_add(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) return a || b;

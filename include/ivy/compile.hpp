@@ -24,6 +24,10 @@ struct CompileOptions {
   // the build has them (oneDNN)
   bool prepare_kernels = true;
   bool plan_memory = true;  // release values after their last use; fused groups write in place
+  // fused groups run C++ generated for them, compiled by the system compiler and cached on
+  // disk (docs/compile.md); off, or when IVY_COMPILE_CODEGEN=0 or no compiler runs, they run
+  // interpreted loops (the same results)
+  bool generate_code = true;
   std::size_t cache_size = 16;  // input signatures kept per compiled function (least recently used goes)
 };
 
@@ -74,7 +78,10 @@ class Executable {
     int fused_groups = 0;
     int fused_nodes = 0;      // primitives inside fused groups
     int prepared_kernels = 0;  // convolutions and pools run by prepared kernels
-    double compile_ms = 0;    // passes + planning (not tracing)
+    double compile_ms = 0;    // passes + planning (not tracing), generated kernels included
+    int generated_kernels = 0;    // fused groups that run generated code
+    bool generated_cached = false;  // their library came from the cache
+    double codegen_ms = 0;        // generating, compiling and loading them
   };
   const Stats& stats() const;
 

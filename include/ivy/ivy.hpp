@@ -8,4 +8,5 @@
 #include "ivy/trace.hpp"
 #include "ivy/compile.hpp"
 #include "ivy/graph_io.hpp"
+#include "ivy/log.hpp"
 #include "ivy/autodiff.hpp"

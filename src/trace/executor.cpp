@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "ivy/compile.hpp"
+#include "trace/codegen.hpp"
 #include "trace/compile_stages.hpp"
 #include "trace/graph_util.hpp"
 
@@ -410,6 +411,14 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
   for (int u = 0; u < schedule.fused_units; ++u) {
     ++I.stats.fused_groups;
     I.stats.fused_nodes += static_cast<int>(schedule.units[u].size());
+  }
+  if (opt.generate_code && !I.plan.programs.empty()) {
+    std::vector<fusion::Program*> programs;
+    for (int k = 0; k < static_cast<int>(I.plan.programs.size()); ++k) programs.push_back(&I.plan.programs[k]);
+    const codegen::Outcome made = codegen::prepare(programs);
+    I.stats.generated_kernels = made.kernels;
+    I.stats.generated_cached = made.cached;
+    I.stats.codegen_ms = made.ms;
   }
   I.stats.prepared_kernels = schedule.prepared_units;
   I.stats.nodes = static_cast<int>(g.nodes.size());

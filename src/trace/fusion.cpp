@@ -14,8 +14,10 @@
 
 #include "cpu_isa.hpp"
 #include "npy_scalar.hpp"
+#include "scalar_ops.hpp"
 #include "vec_math.hpp"
 #include "ivy/dispatch.hpp"
+#include "trace/codegen.hpp"
 
 namespace ivy::fusion {
 
@@ -305,6 +307,7 @@ std::string Program::str() const {
 // ---------------------------------------------------------------- the block interpreter
 namespace {
 using u8 = unsigned char;
+namespace sops = cpu::sops;
 // lambdas of the loops inline into run_avx2 and take its instruction set
 #define IVY_INL __attribute__((always_inline))
 
@@ -323,8 +326,7 @@ template <class O, class A, class F>
 [[gnu::always_inline]] inline void map1(void* o, const void* a, std::int64_t n, F f) {
   O* __restrict po = static_cast<O*>(o);
   const A* __restrict pa = static_cast<const A*>(a);
-  // unrolled after vectorization: long dependency chains (exp_f32, tanh_f32) of several
-  // vectors overlap
+  // unrolled after vectorization: long dependency chains of several vectors overlap
 #pragma GCC unroll 4
   for (std::int64_t i = 0; i < n; ++i) po[i] = f(pa[i]);
 }
@@ -345,77 +347,24 @@ template <class O, class A, class F>
   }
 }
 
-template <class T> using U = std::make_unsigned_t<T>;
-template <class T> constexpr bool kInt = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
+template <class T> constexpr bool kInt = sops::kInt<T>;
 
-template <class T>
-T logaddexp1(T a, T b) {
-  const T d = a - b;
-  if (d != d) return a == b ? a : std::numeric_limits<T>::quiet_NaN();
-  return (a < b ? b : a) + std::log1p(std::exp(-std::abs(d)));
-}
-
-// float32 exp and tanh of the fused loops: branch-free, so that they vectorize in the loop
-// that calls them (the backends' own are computed in float64 and rounded once; these are
-// within a few ulp of them: docs/compile.md).
-// exp: x = n ln2 + r (Cody-Waite: ln2 in a high part of 11 bits, exact times n, and the
-// rest), e^r by its Taylor polynomial of degree 7 (|r| <= ln2 / 2: truncation 5e-9
-// relative), times 2^n built in two factors so that results in the subnormal range and the
-// overflow to inf come out of the multiplications.
-inline float exp_f32(float x) {
-  const float xc = std::min(std::max(x, -104.0f), 88.8f);
-  const float t = xc * 1.44269504088896341f + 12582912.0f;  // adding 1.5 * 2^23 rounds to an integer
-  const float nf = t - 12582912.0f;
-  const float r = (xc - nf * 0.693359375f) - nf * -2.12194440e-4f;
-  float p = 1.0f / 5040.0f;
-  p = p * r + 1.0f / 720.0f;
-  p = p * r + 1.0f / 120.0f;
-  p = p * r + 1.0f / 24.0f;
-  p = p * r + 1.0f / 6.0f;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  const std::int32_t n = static_cast<std::int32_t>(nf);
-  const std::int32_t n1 = n / 2, n2 = n - n1;
-  const float s1 = std::bit_cast<float>((n1 + 127) << 23), s2 = std::bit_cast<float>((n2 + 127) << 23);
-  const float y = p * s1 * s2;
-  return x != x ? x : y;
-}
-// tanh: the odd Taylor polynomial through x^19 for |x| < 0.55 (truncation 6e-9 relative),
-// 1 - 2 / (e^2|x| + 1) above (exp_f32), 1 from 9.1 on (tanh rounds to 1 there), the sign of x.
-inline float tanh_f32(float x) {
-  const float a = std::abs(x);
-  const float z = a * a;
-  float q = -443861162.0f / 1856156927625.0f;
-  q = q * z + 6404582.0f / 10854718875.0f;
-  q = q * z - 929569.0f / 638512875.0f;
-  q = q * z + 21844.0f / 6081075.0f;
-  q = q * z - 1382.0f / 155925.0f;
-  q = q * z + 62.0f / 2835.0f;
-  q = q * z - 17.0f / 315.0f;
-  q = q * z + 2.0f / 15.0f;
-  q = q * z - 1.0f / 3.0f;
-  const float small = a + a * z * q;
-  const float d = exp_f32(2.0f * a) + 1.0f;
-  const float rcp = 1.0f / d;
-  const float large = a >= 9.1f ? 1.0f : 1.0f - 2.0f * rcp;
-  const float y = a < 0.55f ? small : large;
-  return std::copysign(y, x);
-}
-
-// One instruction over n elements: o = op(a, b, c).
+// One instruction over n elements: o = op(a, b, c), each element by scalar_ops.hpp's function
+// (the transcendental float32 ones by vec_math's block functions, float64 ones by libm's), as
+// the xtensor backend's eager kernels compute them.
 [[gnu::always_inline]] inline void exec(const Instr& in, void* o, const void* a, const void* b, const void* c,
                                         std::int64_t n, int mode) {
   namespace vm = cpu::vmath;
   const DType dt = in.dt;
+#define IVY_S1(F) [](auto x) IVY_INL { return sops::F(x); }
+#define IVY_S2(F) [](auto x, auto y) IVY_INL { return sops::F(x, y); }
   switch (in.op) {
     case FOp::convert:
       visit5(in.arg_dt, [&](auto s) IVY_INL {
         using S = decltype(s);
         visit5(dt, [&](auto t) IVY_INL {
           using T = decltype(t);
-          if constexpr (std::is_same_v<T, u8>) map1<T, S>(o, a, n, [](S v) IVY_INL { return static_cast<u8>(v != S(0)); });
-          else map1<T, S>(o, a, n, [](S v) IVY_INL { return static_cast<T>(v); });
+          map1<T, S>(o, a, n, [](S v) IVY_INL { return sops::convert<T>(v); });
         });
       });
       return;
@@ -426,7 +375,7 @@ inline float tanh_f32(float x) {
         const u8* __restrict pc = static_cast<const u8*>(a);
         const T* __restrict pb = static_cast<const T*>(b);
         const T* __restrict pd = static_cast<const T*>(c);
-        for (std::int64_t i = 0; i < n; ++i) po[i] = pc[i] ? pb[i] : pd[i];
+        for (std::int64_t i = 0; i < n; ++i) po[i] = sops::where(pc[i], pb[i], pd[i]);
       });
       return;
     case FOp::equal:
@@ -438,12 +387,12 @@ inline float tanh_f32(float x) {
       visit5(in.arg_dt, [&](auto s) IVY_INL {
         using S = decltype(s);
         switch (in.op) {
-          case FOp::equal: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x == y); });
-          case FOp::not_equal: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x != y); });
-          case FOp::less: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x < y); });
-          case FOp::less_equal: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x <= y); });
-          case FOp::greater: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x > y); });
-          default: return map2<u8, S>(o, a, b, n, mode, [](S x, S y) IVY_INL { return static_cast<u8>(x >= y); });
+          case FOp::equal: return map2<u8, S>(o, a, b, n, mode, IVY_S2(equal));
+          case FOp::not_equal: return map2<u8, S>(o, a, b, n, mode, IVY_S2(not_equal));
+          case FOp::less: return map2<u8, S>(o, a, b, n, mode, IVY_S2(less));
+          case FOp::less_equal: return map2<u8, S>(o, a, b, n, mode, IVY_S2(less_equal));
+          case FOp::greater: return map2<u8, S>(o, a, b, n, mode, IVY_S2(greater));
+          default: return map2<u8, S>(o, a, b, n, mode, IVY_S2(greater_equal));
         }
       });
       return;
@@ -453,25 +402,15 @@ inline float tanh_f32(float x) {
     case FOp::signbit:
       visit5(in.arg_dt, [&](auto s) IVY_INL {
         using S = decltype(s);
-        if constexpr (std::is_floating_point_v<S>) {
-          switch (in.op) {
-            case FOp::isnan: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(x != x); });
-            case FOp::isinf: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(std::abs(x) == std::numeric_limits<S>::infinity()); });
-            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(std::abs(x) <= std::numeric_limits<S>::max()); });
-            default: return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(std::signbit(x)); });
-          }
-        } else {
-          switch (in.op) {
-            case FOp::isfinite: return map1<u8, S>(o, a, n, [](S) IVY_INL { return u8{1}; });
-            case FOp::signbit:
-              if constexpr (std::is_signed_v<S>) return map1<u8, S>(o, a, n, [](S x) IVY_INL { return static_cast<u8>(x < 0); });
-              [[fallthrough]];
-            default: return map1<u8, S>(o, a, n, [](S) IVY_INL { return u8{0}; });
-          }
+        switch (in.op) {
+          case FOp::isnan: return map1<u8, S>(o, a, n, IVY_S1(isnan));
+          case FOp::isinf: return map1<u8, S>(o, a, n, IVY_S1(isinf));
+          case FOp::isfinite: return map1<u8, S>(o, a, n, IVY_S1(isfinite));
+          default: return map1<u8, S>(o, a, n, IVY_S1(signbit));
         }
       });
       return;
-    case FOp::logical_not: return map1<u8, u8>(o, a, n, [](u8 x) IVY_INL { return static_cast<u8>(!x); });
+    case FOp::logical_not: return map1<u8, u8>(o, a, n, IVY_S1(logical_not));
     default: break;
   }
   // the rest: result and operands of dtype dt
@@ -479,30 +418,30 @@ inline float tanh_f32(float x) {
     using T = decltype(t);
     if constexpr (std::is_same_v<T, u8>) {
       switch (in.op) {
-        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x & y); });
-        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x | y); });
-        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x ^ y); });
-        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(!x); });
+        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, mode, IVY_S2(bitwise_and));
+        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, mode, IVY_S2(bitwise_or));
+        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, mode, IVY_S2(bitwise_xor));
+        case FOp::bitwise_invert: return map1<T, T>(o, a, n, IVY_S1(bitwise_invert));
         default: return;
       }
     } else if constexpr (kInt<T>) {
       switch (in.op) {
-        case FOp::abs: return map1<T, T>(o, a, n, [](T x) IVY_INL { return x < 0 ? static_cast<T>(U<T>(0) - U<T>(x)) : x; });
-        case FOp::negative: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(U<T>(0) - U<T>(x)); });
-        case FOp::square: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(U<T>(x) * U<T>(x)); });
+        case FOp::abs: return map1<T, T>(o, a, n, IVY_S1(abs));
+        case FOp::negative: return map1<T, T>(o, a, n, IVY_S1(negative));
+        case FOp::square: return map1<T, T>(o, a, n, IVY_S1(square));
         case FOp::floor:
         case FOp::ceil:
         case FOp::trunc:
         case FOp::round: return map1<T, T>(o, a, n, [](T x) IVY_INL { return x; });
-        case FOp::bitwise_invert: return map1<T, T>(o, a, n, [](T x) IVY_INL { return static_cast<T>(~x); });
-        case FOp::add: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(U<T>(x) + U<T>(y)); });
-        case FOp::subtract: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(U<T>(x) - U<T>(y)); });
-        case FOp::multiply: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(U<T>(x) * U<T>(y)); });
-        case FOp::maximum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x > y ? x : y; });
-        case FOp::minimum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x < y ? x : y; });
-        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x & y); });
-        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x | y); });
-        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return static_cast<T>(x ^ y); });
+        case FOp::bitwise_invert: return map1<T, T>(o, a, n, IVY_S1(bitwise_invert));
+        case FOp::add: return map2<T, T>(o, a, b, n, mode, IVY_S2(add));
+        case FOp::subtract: return map2<T, T>(o, a, b, n, mode, IVY_S2(subtract));
+        case FOp::multiply: return map2<T, T>(o, a, b, n, mode, IVY_S2(multiply));
+        case FOp::maximum: return map2<T, T>(o, a, b, n, mode, IVY_S2(maximum));
+        case FOp::minimum: return map2<T, T>(o, a, b, n, mode, IVY_S2(minimum));
+        case FOp::bitwise_and: return map2<T, T>(o, a, b, n, mode, IVY_S2(bitwise_and));
+        case FOp::bitwise_or: return map2<T, T>(o, a, b, n, mode, IVY_S2(bitwise_or));
+        case FOp::bitwise_xor: return map2<T, T>(o, a, b, n, mode, IVY_S2(bitwise_xor));
         default: return;
       }
     } else {
@@ -514,19 +453,18 @@ inline float tanh_f32(float x) {
         if constexpr (f32) vm::unary_n(op, of, af, n);
         else map1<T, T>(o, a, n, libm);
       };
+      const auto which = static_cast<cpu::loops::OneElement>(mode);
       switch (in.op) {
-        case FOp::abs: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::abs(x); });
-        case FOp::negative: return map1<T, T>(o, a, n, [](T x) IVY_INL { return -x; });
-        case FOp::square: return map1<T, T>(o, a, n, [](T x) IVY_INL { return x * x; });
-        case FOp::sqrt: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::sqrt(x); });
-        case FOp::reciprocal: return map1<T, T>(o, a, n, [](T x) IVY_INL { return T(1) / x; });
-        case FOp::floor: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::floor(x); });
-        case FOp::ceil: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::ceil(x); });
-        case FOp::trunc: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::trunc(x); });
-        case FOp::round: return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::nearbyint(x); });
-        case FOp::exp:
-          if constexpr (f32) return map1<T, T>(o, a, n, [](T x) IVY_INL { return exp_f32(x); });
-          else return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::exp(x); });
+        case FOp::abs: return map1<T, T>(o, a, n, IVY_S1(abs));
+        case FOp::negative: return map1<T, T>(o, a, n, IVY_S1(negative));
+        case FOp::square: return map1<T, T>(o, a, n, IVY_S1(square));
+        case FOp::sqrt: return map1<T, T>(o, a, n, IVY_S1(sqrt));
+        case FOp::reciprocal: return map1<T, T>(o, a, n, IVY_S1(reciprocal));
+        case FOp::floor: return map1<T, T>(o, a, n, IVY_S1(floor));
+        case FOp::ceil: return map1<T, T>(o, a, n, IVY_S1(ceil));
+        case FOp::trunc: return map1<T, T>(o, a, n, IVY_S1(trunc));
+        case FOp::round: return map1<T, T>(o, a, n, IVY_S1(round));
+        case FOp::exp: return vm1(vm::Op::exp, [](T x) IVY_INL { return std::exp(x); });
         case FOp::expm1: return vm1(vm::Op::expm1, [](T x) IVY_INL { return std::expm1(x); });
         case FOp::log: return vm1(vm::Op::log, [](T x) IVY_INL { return std::log(x); });
         case FOp::log1p:
@@ -539,38 +477,38 @@ inline float tanh_f32(float x) {
         case FOp::tan: return vm1(vm::Op::tan, [](T x) IVY_INL { return std::tan(x); });
         case FOp::sinh: return vm1(vm::Op::sinh, [](T x) IVY_INL { return std::sinh(x); });
         case FOp::cosh: return vm1(vm::Op::cosh, [](T x) IVY_INL { return std::cosh(x); });
-        case FOp::tanh:
-          if constexpr (f32) return map1<T, T>(o, a, n, [](T x) IVY_INL { return tanh_f32(x); });
-          else return map1<T, T>(o, a, n, [](T x) IVY_INL { return std::tanh(x); });
+        case FOp::tanh: return vm1(vm::Op::tanh, [](T x) IVY_INL { return std::tanh(x); });
         case FOp::asin: return vm1(vm::Op::asin, [](T x) IVY_INL { return std::asin(x); });
         case FOp::acos: return vm1(vm::Op::acos, [](T x) IVY_INL { return std::acos(x); });
         case FOp::atan: return vm1(vm::Op::atan, [](T x) IVY_INL { return std::atan(x); });
         case FOp::asinh: return vm1(vm::Op::asinh, [](T x) IVY_INL { return std::asinh(x); });
         case FOp::acosh: return vm1(vm::Op::acosh, [](T x) IVY_INL { return std::acosh(x); });
         case FOp::atanh: return vm1(vm::Op::atanh, [](T x) IVY_INL { return std::atanh(x); });
-        case FOp::add: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x + y; });
-        case FOp::subtract: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x - y; });
-        case FOp::multiply: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x * y; });
-        case FOp::divide: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return x / y; });
-        case FOp::maximum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return cpu::npy::maximum(x, y); });
-        case FOp::minimum: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return cpu::npy::minimum(x, y); });
-        case FOp::copysign: return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::copysign(x, y); });
+        case FOp::add: return map2<T, T>(o, a, b, n, mode, IVY_S2(add));
+        case FOp::subtract: return map2<T, T>(o, a, b, n, mode, IVY_S2(subtract));
+        case FOp::multiply: return map2<T, T>(o, a, b, n, mode, IVY_S2(multiply));
+        case FOp::divide: return map2<T, T>(o, a, b, n, mode, IVY_S2(divide));
+        case FOp::maximum: return map2<T, T>(o, a, b, n, mode, IVY_S2(maximum));
+        case FOp::minimum: return map2<T, T>(o, a, b, n, mode, IVY_S2(minimum));
+        case FOp::copysign: return map2<T, T>(o, a, b, n, mode, IVY_S2(copysign));
         case FOp::pow:
-          if constexpr (f32) return vm::pow_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
+          if constexpr (f32) return vm::pow_n(of, af, bf, n, which);
           else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::pow(x, y); });
         case FOp::atan2:
-          if constexpr (f32) return vm::atan2_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
+          if constexpr (f32) return vm::atan2_n(of, af, bf, n, which);
           else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::atan2(x, y); });
         case FOp::hypot:
-          if constexpr (f32) return vm::hypot_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
+          if constexpr (f32) return vm::hypot_n(of, af, bf, n, which);
           else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return std::hypot(x, y); });
         case FOp::logaddexp:
-          if constexpr (f32) return vm::logaddexp_n(of, af, bf, n, static_cast<cpu::loops::OneElement>(mode));
-          else return map2<T, T>(o, a, b, n, mode, [](T x, T y) IVY_INL { return logaddexp1(x, y); });
+          if constexpr (f32) return vm::logaddexp_n(of, af, bf, n, which);
+          else return map2<T, T>(o, a, b, n, mode, IVY_S2(logaddexp));
         default: return;
       }
     }
   });
+#undef IVY_S1
+#undef IVY_S2
 }
 
 // Fills `n` elements of slot `dst` with a broadcast input's elements for output positions
@@ -794,8 +732,52 @@ std::size_t scratch_bytes(const Program& p) {
   return static_cast<std::size_t>(std::max(p.n_slots, 1)) * static_cast<std::size_t>(std::min<std::int64_t>(std::max<std::int64_t>(p.shape.numel(), 1), kBlock)) * 8;
 }
 
+void gather_input(const Program& p, int input, const void* base, std::int64_t start, std::int64_t n, void* dst) {
+  gather_any(p.reads[static_cast<std::size_t>(input)], static_cast<const u8*>(base), start, n, static_cast<u8*>(dst));
+}
+
+namespace {
+// The functions generated kernels call back (codegen::Runtime).
+void rt_gather(const void* program, int input, const void* base, std::int64_t start, std::int64_t n, void* dst) {
+  gather_input(*static_cast<const Program*>(program), input, base, start, n, dst);
+}
+void rt_unary_f32(int op, float* o, const float* x, std::int64_t n) {
+  cpu::vmath::unary_n(static_cast<cpu::vmath::Op>(op), o, x, n);
+}
+void rt_binary_f32(int op, float* o, const float* a, const float* b, std::int64_t n, int which) {
+  const auto w = static_cast<cpu::loops::OneElement>(which);
+  switch (op) {
+    case 0: return cpu::vmath::pow_n(o, a, b, n, w);
+    case 1: return cpu::vmath::atan2_n(o, a, b, n, w);
+    case 2: return cpu::vmath::hypot_n(o, a, b, n, w);
+    default: return cpu::vmath::logaddexp_n(o, a, b, n, w);
+  }
+}
+// Elements [b, e) of p's output by its generated kernel.
+void run_kernel(const Program& p, const void* const* in, void* const* out, std::int64_t b, std::int64_t e) {
+  const codegen::Runtime rt{&p, rt_gather, rt_unary_f32, cpu::vmath::log1p_n, rt_binary_f32};
+  p.kernel(in, out, b, e, &rt);
+}
+}  // namespace
+
 void run(const Program& p, const void* const* in, void* const* out, void* scratch) {
   const std::int64_t N = p.shape.numel();
+  if (p.kernel) {
+    if (N == 0) return;
+#ifdef IVY_FUSION_OPENMP
+    if (N >= kParallelMin && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+      const std::int64_t blocks = (N + kBlock - 1) / kBlock;
+#pragma omp parallel
+      {
+        const std::int64_t t = omp_get_thread_num(), T = omp_get_num_threads();
+        run_kernel(p, in, out, blocks * t / T * kBlock, std::min(N, blocks * (t + 1) / T * kBlock));
+      }
+      return;
+    }
+#endif
+    run_kernel(p, in, out, 0, N);
+    return;
+  }
 #ifdef IVY_FUSION_OPENMP
   // each element depends on its own position only: whole blocks per thread, same results
   if (!scratch && N >= kParallelMin && omp_get_max_threads() > 1 && !omp_in_parallel()) {

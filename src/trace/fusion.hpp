@@ -57,6 +57,11 @@ struct Program {
   std::vector<int> output_values;   // group values used outside the group, in this order
   std::vector<int> output_regs;
   std::vector<int> nodes;           // the graph nodes the program replaces
+  // The generated kernel (codegen.hpp) run() calls in place of the interpreter, and the
+  // loaded library that holds it (shared by the programs compiled together).
+  using Kernel = void (*)(const void* const*, void* const*, std::int64_t, std::int64_t, const void*);
+  Kernel kernel = nullptr;
+  std::shared_ptr<void> library;
   std::string str() const;
 };
 
@@ -70,5 +75,8 @@ Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<i
 // scratch_bytes(p) bytes, 8-byte aligned (nullptr: a buffer of the calling thread's, reused).
 std::size_t scratch_bytes(const Program& p);
 void run(const Program& p, const void* const* in, void* const* out, void* scratch);
+// The interpreter's gather of broadcast input `input` for output positions [start, start + n)
+// into dst (contiguous), as the generated kernels call it.
+void gather_input(const Program& p, int input, const void* base, std::int64_t start, std::int64_t n, void* dst);
 
 }  // namespace ivy::fusion
