@@ -102,15 +102,7 @@ bool is_call(const Instr& in) {
   if (!is_real_floating(in.dt)) return false;
   return vmath_unary(in.op) >= 0 || vmath_binary(in.op) >= 0 || in.op == FOp::log1p;
 }
-const char* op_name(FOp f) {
-  static const char* const names[] = {
-      "convert", "abs", "negative", "square", "sqrt", "reciprocal", "floor", "ceil", "trunc", "round", "exp", "expm1",
-      "log", "log1p", "log2", "log10", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh",
-      "acosh", "atanh", "isnan", "isinf", "isfinite", "signbit", "logical_not", "bitwise_invert", "add", "subtract",
-      "multiply", "divide", "maximum", "minimum", "pow", "atan2", "hypot", "logaddexp", "copysign", "bitwise_and",
-      "bitwise_or", "bitwise_xor", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "where"};
-  return names[static_cast<int>(f)];
-}
+const char* op_name(FOp f) { return fusion::fop_name(f); }
 
 // The expression of one instruction given its operands' expressions (inline operations and
 // float64 libm calls; float32 calls are emitted by the caller).

@@ -105,6 +105,9 @@ const OpEntry* entry_of(OpId op) {
     if (e.op == op) return &e;
   return nullptr;
 }
+bool bitwise(FOp f) { return f == FOp::bitwise_and || f == FOp::bitwise_or || f == FOp::bitwise_xor || f == FOp::bitwise_invert; }
+}  // namespace
+
 const char* fop_name(FOp f) {
   static const char* const names[] = {
       "convert", "abs", "negative", "square", "sqrt", "reciprocal", "floor", "ceil", "trunc", "round", "exp", "expm1",
@@ -114,8 +117,6 @@ const char* fop_name(FOp f) {
       "bitwise_or", "bitwise_xor", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "where"};
   return names[static_cast<int>(f)];
 }
-bool bitwise(FOp f) { return f == FOp::bitwise_and || f == FOp::bitwise_or || f == FOp::bitwise_xor || f == FOp::bitwise_invert; }
-}  // namespace
 
 bool fusible(const Graph& g, const Graph::Node& n) {
   if (n.outputs.size() != 1) return false;

@@ -27,6 +27,9 @@ enum class FOp : std::uint8_t {
   where,  // a bool, b and c of dt
 };
 
+// The operation's name, as ivy's function of it ("add", "where"; "convert" for astype).
+const char* fop_name(FOp f);
+
 struct Instr {
   FOp op;
   DType dt;      // the result's dtype
