@@ -19,6 +19,10 @@ struct CompileOptions {
   bool fold_constants = true;
   bool simplify = true;
   bool fuse_elementwise = true;
+  // reductions over trailing axes (float32/float64 sum, mean, max, min) fuse with the
+  // elementwise work before and after them into one loop over rows: softmax, log-softmax,
+  // RMS norm, mean-squared error (needs fuse_elementwise)
+  bool fuse_reductions = true;
   // float32 convolutions by captured weights (the per-channel bias and scale after them
   // folded in) and max pools run kernels prepared once, on channels-last activations, where
   // the build has them (oneDNN)
@@ -77,6 +81,7 @@ class Executable {
     int steps = 0;            // kernel calls + fused loops per run
     int fused_groups = 0;
     int fused_nodes = 0;      // primitives inside fused groups
+    int fused_reductions = 0;  // of the fused groups, those run row by row with reductions inside
     int prepared_kernels = 0;  // convolutions and pools run by prepared kernels
     double compile_ms = 0;    // passes + planning (not tracing), generated kernels included
     int generated_kernels = 0;    // fused groups that run generated code

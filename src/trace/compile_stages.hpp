@@ -10,6 +10,7 @@
 #include "trace/fusion.hpp"
 #include "trace/graph_util.hpp"
 #include "trace/prepared.hpp"
+#include "trace/row_fusion.hpp"
 
 namespace ivy::compile_stages {
 
@@ -19,6 +20,7 @@ using graph_util::ById;
 // (programs[program]) or a prepared kernel (prepared).
 struct Step {
   int program = -1;
+  int row_program = -1;  // a fused group with reductions (row_programs[row_program])
   std::shared_ptr<const prepared::Kernel> prepared;
   OpId op{};
   Attrs attrs;
@@ -58,6 +60,13 @@ std::vector<PreparedUnit> prepared_units(const Graph& g);
 //    Nodes marked in `taken` (by node index) join no group.
 std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* taken = nullptr);
 
+// 4a. Row groups (row_fusion.hpp), formed before the elementwise groups: from each reduction
+//    a row program runs (row_reduction), not in `taken`, the later fusible nodes of the
+//    same rows that read the group (and nothing that depends on it from outside), then the
+//    earlier fusible nodes only the group reads. Groups of two or more nodes are returned and
+//    their nodes marked in `taken`.
+std::vector<std::vector<int>> row_groups(const Graph& g, ById<char>& taken);
+
 // 5. Units and their order: the groups first (unit i < fused_units is groups[i]), then the
 //    prepared units' node lists (the next prepared_units units), then every node
 //    outside them alone; `order` runs each unit after the units it reads, and among ready
@@ -77,6 +86,7 @@ Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups, std::vec
 struct Plan {
   ById<Step> steps;
   ById<fusion::Program> programs;
+  ById<fusion::RowProgram> row_programs;
   std::vector<int> release_first;   // inputs and constants nothing reads
   // per value: held channels-last (prepared.hpp), and the copy to row-major where a
   // step or the graph's outputs need one

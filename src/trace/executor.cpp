@@ -186,6 +186,107 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* ta
   return out;
 }
 
+std::vector<std::vector<int>> row_groups(const Graph& g, ById<char>& taken) {
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<std::vector<int>> out;
+  ById<int> member(n, 0);  // == stamp: in the group being formed
+  ById<int> seen(n, 0);
+  int stamp = 0, walk = 0;
+  std::vector<int> stack;
+  for (int seed = 0; seed < n; ++seed) {
+    Shape S;
+    int axis = 0;
+    if (taken[seed] || !fusion::row_reduction(g, g.node(seed), &S, &axis)) continue;
+    ++stamp;
+    std::vector<int> G{seed};
+    member[seed] = stamp;
+    int lo = seed;  // the group's first node: nothing before it depends on the group
+    // does node q, outside the group, read (transitively) anything the group computes?
+    auto depends = [&](int q) {
+      ++walk;
+      stack.assign(1, q);
+      while (!stack.empty()) {
+        const int k = stack.back();
+        stack.pop_back();
+        if (k < lo || seen[k] == walk) continue;
+        seen[k] = walk;
+        if (member[k] == stamp) return true;
+        for (int v : g.node(k).inputs)
+          if (g.producer(v) >= 0) stack.push_back(g.producer(v));
+      }
+      return false;
+    };
+    // can node k run in the group's rows: a reduction of the same rows, or a fusible node
+    // with a full or per-row output whose group operands have its shape, are kept per-row
+    // values read by a full node, or hold one element
+    auto fits = [&](int k) {
+      const auto& nd = g.node(k);
+      Shape s2;
+      int a2 = 0;
+      if (fusion::row_reduction(g, nd, &s2, &a2)) return s2 == S && a2 == axis;
+      if (!fusion::fusible(g, nd)) return false;
+      const Shape& o = g.value(nd.outputs[0]).shape;
+      const int oc = fusion::row_class(o, S, axis);
+      if (oc == 0) return false;
+      for (int v : nd.inputs) {
+        const int q = g.producer(v);
+        if (q < 0 || member[q] != stamp) continue;
+        const Shape& vs = g.value(v).shape;
+        if (vs == o || vs.numel() == 1 || (oc == 1 && fusion::row_class(vs, S, axis) == 2)) continue;
+        return false;
+      }
+      return true;
+    };
+    auto reads_group = [&](int k) {
+      for (int v : g.node(k).inputs)
+        if (g.producer(v) >= 0 && member[g.producer(v)] == stamp) return true;
+      return false;
+    };
+    auto outside_ok = [&](int k) {
+      for (int v : g.node(k).inputs) {
+        const int q = g.producer(v);
+        if (q >= 0 && member[q] != stamp && depends(q)) return false;
+      }
+      return true;
+    };
+    // the fusible producers only the group reads
+    auto grow_back = [&] {
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t i = 0; i < G.size(); ++i)
+          for (int v : g.node(G[i]).inputs) {
+            const int q = g.producer(v);
+            if (q < 0 || taken[q] || member[q] == stamp || g.is_output(v)) continue;
+            bool only_group = true;
+            for (int u : g.users(v)) only_group = only_group && member[u] == stamp;
+            if (!only_group || !fits(q) || !outside_ok(q)) continue;
+            member[q] = stamp;
+            lo = std::min(lo, q);
+            G.push_back(q);
+            changed = true;
+          }
+      }
+    };
+    grow_back();
+    for (int k = seed + 1; k < n; ++k)
+      if (!taken[k] && member[k] != stamp && reads_group(k) && fits(k) && outside_ok(k)) {
+        member[k] = stamp;
+        G.push_back(k);
+      }
+    grow_back();
+    bool acyclic = true;
+    for (int k : G) acyclic = acyclic && outside_ok(k);
+    if (G.size() < 2 || !acyclic) {
+      for (int k : G) member[k] = 0;
+      continue;
+    }
+    std::sort(G.begin(), G.end());
+    for (int k : G) taken[k] = 1;
+    out.push_back(std::move(G));
+  }
+  return out;
+}
+
 Schedule schedule(const Graph& g, std::vector<std::vector<int>> groups, std::vector<std::vector<int>> prepared) {
   Schedule S;
   const int n = static_cast<int>(g.nodes.size());
@@ -262,6 +363,20 @@ Plan lower(const Graph& g, const Schedule& S, Backend backend, const std::vector
         if (used_outside) outs.push_back(v);
       }
       for (int k : members) inside[k] = 0;
+      bool rows = false;
+      for (int k : members) {
+        Shape S;
+        int axis = 0;
+        rows = rows || fusion::row_reduction(g, g.node(k), &S, &axis);
+      }
+      if (rows) {
+        s.row_program = static_cast<int>(P.row_programs.size());
+        P.row_programs.push_back(fusion::build_rows(g, members, outs));
+        s.in = P.row_programs.back().input_values;
+        s.out = P.row_programs.back().output_values;
+        P.steps.push_back(std::move(s));
+        continue;
+      }
       s.program = static_cast<int>(P.programs.size());
       P.programs.push_back(fusion::build(g, members, outs));
       const auto& p = P.programs.back();
@@ -328,7 +443,7 @@ void plan_layouts(const Graph& g, Plan& P) {
       elementwise = true;
       for (std::size_t i = 0; i < p.reads.size(); ++i)
         elementwise = elementwise && (p.reads[i].kind != fusion::InputRead::broadcast || !laid_out(s.in[i]));
-    } else if (s.out.size() == 1) {
+    } else if (s.out.size() == 1 && s.row_program < 0) {
       const int k = g.producer(s.out[0]);
       elementwise = k >= 0 && fusion::fusible(g, g.node(k));
       for (int v : s.in)
@@ -400,8 +515,13 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
     for (int k : c.nodes) taken[k] = 1;
     conv_nodes.push_back(c.nodes);
   }
-  const st::Schedule schedule =
-      st::schedule(g, opt.fuse_elementwise ? st::fusion_groups(g, &taken) : std::vector<std::vector<int>>{}, conv_nodes);
+  std::vector<std::vector<int>> groups;
+  if (opt.fuse_elementwise) {
+    if (opt.fuse_reductions) groups = st::row_groups(g, taken);
+    I.stats.fused_reductions = static_cast<int>(groups.size());
+    for (auto& G : st::fusion_groups(g, &taken)) groups.push_back(std::move(G));
+  }
+  const st::Schedule schedule = st::schedule(g, std::move(groups), conv_nodes);
   I.plan = st::lower(g, schedule, backend, convs);
   if (!convs.empty()) st::plan_layouts(g, I.plan);
   if (opt.plan_memory) {
@@ -412,9 +532,11 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
     ++I.stats.fused_groups;
     I.stats.fused_nodes += static_cast<int>(schedule.units[u].size());
   }
-  if (opt.generate_code && !I.plan.programs.empty()) {
+  if (opt.generate_code && (!I.plan.programs.empty() || !I.plan.row_programs.empty())) {
     std::vector<fusion::Program*> programs;
     for (int k = 0; k < static_cast<int>(I.plan.programs.size()); ++k) programs.push_back(&I.plan.programs[k]);
+    for (int k = 0; k < static_cast<int>(I.plan.row_programs.size()); ++k)
+      for (fusion::Program* p : fusion::row_phase_programs(I.plan.row_programs[k])) programs.push_back(p);
     const codegen::Outcome made = codegen::prepare(programs);
     I.stats.generated_kernels = made.kernels;
     I.stats.generated_cached = made.cached;
@@ -440,6 +562,8 @@ std::string Executable::plan_str() const {
   for (const Step& s : I.plan.steps) {
     if (s.program >= 0) {
       os << I.plan.programs[s.program].str() << "\n";
+    } else if (s.row_program >= 0) {
+      os << I.plan.row_programs[s.row_program].str() << "\n";
     } else if (s.prepared) {
       os << "%" << s.out[0] << " = prepared(%" << s.in[0] << ") [" << s.prepared->name() << "]\n";
     } else {
@@ -490,6 +614,16 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
     }
     return r;
   };
+  // x's data as contiguous host memory: its own, or a host copy in a pooled buffer
+  auto host_data = [&](const Array& x) -> const void* {
+    const void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
+    if (!ptr && x.size()) {
+      copies.push_back(I.pool->acquire(static_cast<std::size_t>(x.size()) * itemsize(x.dtype())));
+      copy_to_host(x, copies.back().get());
+      ptr = copies.back().get();
+    }
+    return ptr;
+  };
   for (const Step& s : I.plan.steps) {
     if (s.prepared) {
       const Array& x = read(s, 0);
@@ -508,6 +642,22 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       const bool x_cl = !I.plan.channels_last.empty() && I.plan.channels_last[s.in[0]] && !s.row_major_in[0];
       s.prepared->run(static_cast<const float*>(xp), x_cl, static_cast<float*>(yp), scratch.get());
       env[s.out[0]] = be->wrap(yp, v.shape, v.dtype, std::move(buf));
+    } else if (s.row_program >= 0) {
+      const fusion::RowProgram& p = I.plan.row_programs[s.row_program];
+      in_ptr.assign(s.in.size(), nullptr);
+      copies.clear();
+      for (std::size_t i = 0; i < s.in.size(); ++i) in_ptr[i] = host_data(read(s, i));
+      out_ptr.assign(s.out.size(), nullptr);
+      results.clear();
+      results.resize(s.out.size());
+      for (std::size_t j = 0; j < s.out.size(); ++j) {
+        const auto& v = g.value(s.out[j]);
+        auto buf = I.pool->acquire(static_cast<std::size_t>(v.shape.numel()) * itemsize(v.dtype));
+        out_ptr[j] = buf.get();
+        results[j] = be->wrap(out_ptr[j], v.shape, v.dtype, std::move(buf));
+      }
+      fusion::run_rows(p, in_ptr.data(), out_ptr.data());
+      for (std::size_t j = 0; j < s.out.size(); ++j) env[s.out[j]] = std::move(results[j]);
     } else if (s.program < 0) {
       in.clear();
       for (std::size_t i = 0; i < s.in.size(); ++i) in.push_back(read(s, i));
@@ -518,16 +668,7 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       const fusion::Program& p = I.plan.programs[s.program];
       in_ptr.assign(s.in.size(), nullptr);
       copies.clear();
-      for (std::size_t i = 0; i < s.in.size(); ++i) {
-        const Array& x = read(s, i);
-        const void* ptr = be->data_ptr ? be->data_ptr(x) : nullptr;
-        if (!ptr && x.size()) {  // not contiguous host memory: a host copy, in a pooled buffer
-          copies.push_back(I.pool->acquire(static_cast<std::size_t>(x.size()) * itemsize(x.dtype())));
-          copy_to_host(x, copies.back().get());
-          ptr = copies.back().get();
-        }
-        in_ptr[i] = ptr;
-      }
+      for (std::size_t i = 0; i < s.in.size(); ++i) in_ptr[i] = host_data(read(s, i));
       out_ptr.assign(s.out.size(), nullptr);
       results.clear();
       results.resize(s.out.size());

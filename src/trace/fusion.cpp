@@ -761,6 +761,13 @@ void run_kernel(const Program& p, const void* const* in, void* const* out, std::
 }
 }  // namespace
 
+void run_serial(const Program& p, const void* const* in, void* const* out) {
+  const std::int64_t N = p.shape.numel();
+  if (N == 0) return;
+  if (p.kernel) return run_kernel(p, in, out, 0, N);
+  run_range(p, in, out, thread_scratch(p), 0, N);
+}
+
 void run(const Program& p, const void* const* in, void* const* out, void* scratch) {
   const std::int64_t N = p.shape.numel();
   if (p.kernel) {

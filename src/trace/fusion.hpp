@@ -78,6 +78,9 @@ Program build(const Graph& g, const std::vector<int>& nodes, const std::vector<i
 // scratch_bytes(p) bytes, 8-byte aligned (nullptr: a buffer of the calling thread's, reused).
 std::size_t scratch_bytes(const Program& p);
 void run(const Program& p, const void* const* in, void* const* out, void* scratch);
+// Runs p over its whole output on the calling thread (its generated kernel, or the
+// interpreter with this thread's scratch), as row programs run their phases.
+void run_serial(const Program& p, const void* const* in, void* const* out);
 // The interpreter's gather of broadcast input `input` for output positions [start, start + n)
 // into dst (contiguous), as the generated kernels call it.
 void gather_input(const Program& p, int input, const void* base, std::int64_t start, std::int64_t n, void* dst);
