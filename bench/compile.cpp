@@ -4,6 +4,8 @@
 //   gelu     the tanh form 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), 1e4 and 1e6 elements
 //   lnorm    layer norm over the last axis of rows of 1000 (mean, centred square mean,
 //            (x - m) / sqrt(v + 1e-5) * 1.5 + 0.25), 1e4 and 1e6 elements
+//   softmax  softmax over the last axis of rows of 1024 (max, exp of the difference, sum,
+//            division), 1000 rows; LibTorch's fused kernel: at::softmax
 //   chain20  20 cheap elementwise ops (* 1.01, + 0.1, maximum -2, minimum 2, repeated), 1e6
 //   quat     rotation matrices from a batch of 1e5 quaternions (normalized first), [B, 3, 3]
 //   mlp      a training step's loss and gradients: MLP 784-256-10, ReLU, log-softmax
@@ -68,6 +70,11 @@ at::Tensor lnorm_at(const at::Tensor& x) {
   auto d = x - m;
   auto v = at::mean(d * d, {-1}, true);
   return d / at::sqrt(v + 1e-5) * 1.5 + 0.25;
+}
+Array softmax_ivy(const Array& x) { return ivy::nn::softmax(x, -1); }
+at::Tensor softmax_at(const at::Tensor& x) {
+  auto e = at::exp(x - std::get<0>(at::max(x, -1, true)));
+  return e / at::sum(e, {-1}, true);
 }
 Array chain_ivy(const Array& x) {
   Array y = x;
@@ -182,12 +189,14 @@ Array input_for(const Case& c, ivy::Backend b) {
 std::function<Array(const Array&)> ivy_fn(const std::string& name) {
   if (name == "gelu") return [](const Array& x) { return gelu_tanh_form(x); };
   if (name == "lnorm") return lnorm_ivy;
+  if (name == "softmax") return softmax_ivy;
   if (name == "chain20") return chain_ivy;
   return quat_ivy;
 }
 std::function<at::Tensor(const at::Tensor&)> at_fn(const std::string& name) {
   if (name == "gelu") return [](const at::Tensor& x) { return gelu_tanh_form(x); };
   if (name == "lnorm") return lnorm_at;
+  if (name == "softmax") return softmax_at;
   if (name == "chain20") return chain_at;
   return quat_at;
 }
@@ -248,6 +257,7 @@ void register_case(const Case& c) {
     const at::Tensor w = at::full({t.size(-1)}, 1.5f), b = at::full({t.size(-1)}, 0.25f);
     fused_at = [w, b](const at::Tensor& x) { return at::layer_norm(x, {x.size(-1)}, w, b, 1e-5); };
   }
+  if (c.name == "softmax") fused_at = [](const at::Tensor& x) { return at::softmax(x, -1); };
   if (fused_at) {
     check("libtorch_fused", fused_at(t));
     benchmark::RegisterBenchmark((tag + "/libtorch_fused").c_str(), [t, fused_at](benchmark::State& st) {
@@ -271,7 +281,7 @@ void register_case(const Case& c) {
       for (auto _ : st) benchmark::DoNotOptimize(mod->forward(in));
     });
   }
-  if (c.name == "quat") return;
+  if (c.name == "quat" || c.name == "softmax") return;
   auto xv = ivy::to_backend(input_for(c, "xtensor"), "xtensor").to_vector<float>();
   std::vector<std::size_t> sh(c.shape.begin(), c.shape.end());
   XA xa = xt::adapt(xv, sh);
@@ -357,6 +367,7 @@ int main(int argc, char** argv) {
   int n_args = static_cast<int>(args.size());
   const std::vector<Case> cases = {{"gelu", 10000, {10, 1000}},   {"gelu", 1000000, {1000, 1000}},
                                    {"lnorm", 10000, {10, 1000}},  {"lnorm", 1000000, {1000, 1000}},
+                                   {"softmax", 1024000, {1000, 1024}},
                                    {"chain20", 1000000, {1000, 1000}}, {"quat", 100000, {}}};
   for (const auto& c : cases) register_case(c);
   register_mlp();
