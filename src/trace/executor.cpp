@@ -374,6 +374,7 @@ Plan lower(const Graph& g, const Schedule& S, Backend backend, const std::vector
         P.row_programs.push_back(fusion::build_rows(g, members, outs));
         s.in = P.row_programs.back().input_values;
         s.out = P.row_programs.back().output_values;
+        s.inplace_input.assign(s.out.size(), -1);  // rows read their inputs after writing outputs
         P.steps.push_back(std::move(s));
         continue;
       }
@@ -642,30 +643,13 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
       const bool x_cl = !I.plan.channels_last.empty() && I.plan.channels_last[s.in[0]] && !s.row_major_in[0];
       s.prepared->run(static_cast<const float*>(xp), x_cl, static_cast<float*>(yp), scratch.get());
       env[s.out[0]] = be->wrap(yp, v.shape, v.dtype, std::move(buf));
-    } else if (s.row_program >= 0) {
-      const fusion::RowProgram& p = I.plan.row_programs[s.row_program];
-      in_ptr.assign(s.in.size(), nullptr);
-      copies.clear();
-      for (std::size_t i = 0; i < s.in.size(); ++i) in_ptr[i] = host_data(read(s, i));
-      out_ptr.assign(s.out.size(), nullptr);
-      results.clear();
-      results.resize(s.out.size());
-      for (std::size_t j = 0; j < s.out.size(); ++j) {
-        const auto& v = g.value(s.out[j]);
-        auto buf = I.pool->acquire(static_cast<std::size_t>(v.shape.numel()) * itemsize(v.dtype));
-        out_ptr[j] = buf.get();
-        results[j] = be->wrap(out_ptr[j], v.shape, v.dtype, std::move(buf));
-      }
-      fusion::run_rows(p, in_ptr.data(), out_ptr.data());
-      for (std::size_t j = 0; j < s.out.size(); ++j) env[s.out[j]] = std::move(results[j]);
-    } else if (s.program < 0) {
+    } else if (s.program < 0 && s.row_program < 0) {
       in.clear();
       for (std::size_t i = 0; i < s.in.size(); ++i) in.push_back(read(s, i));
       s.kernel(in.data(), static_cast<int>(in.size()), s.attrs, s.specs.data(), outs);
       in.clear();  // no handle outlives its release point
       for (std::size_t k = 0; k < s.out.size(); ++k) env[s.out[k]] = std::move(outs[k]);
-    } else {
-      const fusion::Program& p = I.plan.programs[s.program];
+    } else {  // a fused program or row program
       in_ptr.assign(s.in.size(), nullptr);
       copies.clear();
       for (std::size_t i = 0; i < s.in.size(); ++i) in_ptr[i] = host_data(read(s, i));
@@ -692,7 +676,8 @@ std::vector<Array> Executable::run(const std::vector<Array>& inputs) const {
         results[j] = be->wrap(ptr, v.shape, v.dtype, std::move(buf));
         out_ptr[j] = ptr;
       }
-      fusion::run(p, in_ptr.data(), out_ptr.data(), nullptr);
+      if (s.row_program >= 0) fusion::run_rows(I.plan.row_programs[s.row_program], in_ptr.data(), out_ptr.data());
+      else fusion::run(I.plan.programs[s.program], in_ptr.data(), out_ptr.data(), nullptr);
       for (std::size_t j = 0; j < s.out.size(); ++j) env[s.out[j]] = std::move(results[j]);
     }
     for (int v : s.release) {
