@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "ivy/compile.hpp"
+#include "ivy/dispatch.hpp"
 #include "ivy/graph_io.hpp"
 #include "ivy/ivy.hpp"
 
@@ -477,6 +479,10 @@ TEST(GraphIO, RejectsSemanticCorruptions) {
             sort = node_index(base, "sort"), var = node_index(base, "var"), concat = node_index(base, "concat");
   const int n_values = static_cast<int>(base["values"].size());
   const std::string add_at = "node " + std::to_string(add) + " (add)";
+  const std::string concat_at = "node " + std::to_string(concat) + " (concat)";
+  const std::string sum_at = "node " + std::to_string(sum) + " (sum)";
+  const int concat_out = base["nodes"][concat]["outputs"][0];
+  const int greater_out = base["nodes"][node_index(base, "greater")]["outputs"][0];
 
   struct Case {
     std::string what, want;
@@ -559,6 +565,17 @@ TEST(GraphIO, RejectsSemanticCorruptions) {
        }},
       {"node not an object", "node 0 is an array", [](ojson& j) { j["nodes"][0] = ojson::array(); }},
       {"node without attrs", "missing field 'attrs'", [&](ojson& j) { j["nodes"][add].erase("attrs"); }},
+      // the declared types must be what the primitives make of their inputs
+      {"concat output one row short", concat_at + ": output %" + std::to_string(concat_out) +
+           " is declared float32(3, 3) but its inputs make float32(4, 3)",
+       [&](ojson& j) { j["values"][concat_out]["shape"][0] = 3; }},
+      {"concat output declared float64", concat_at + ": output %" + std::to_string(concat_out) +
+           " is declared float64(4, 3) but its inputs make float32(4, 3)",
+       [&](ojson& j) { j["values"][concat_out]["dtype"] = "float64"; }},
+      {"sum over an axis the input lacks", sum_at + ": [sum]", [&](ojson& j) { j["nodes"][sum]["attrs"]["axes"] = {7}; }},
+      {"var of a bool input", "(var): input %" + std::to_string(greater_out) +
+           " is bool(2, 3), a dtype the primitive does not take",
+       [&](ojson& j) { j["nodes"][var]["inputs"][0] = greater_out; }},
   };
   for (const Case& c : cases) {
     ojson j = base;
@@ -732,6 +749,27 @@ TEST(GraphIO, OptionalAttributesAndVersionOneFiles) {
   } catch (const ivy::ValueError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown attribute 'has_axes'"), std::string::npos) << e.what();
   }
+}
+
+TEST(GraphIO, CompileRejectsDeclaredTypesThePrimitivesDoNotMake) {
+  // a hand-edited Graph whose declared shape disagrees with the primitive's rule: the
+  // executable's buffers are sized by the declaration, so compile refuses it
+  Small s;
+  Graph g = s.g;
+  int reshape = -1;
+  for (std::size_t n = 0; n < g.nodes.size(); ++n)
+    if (std::string(ivy::op_info(g.nodes[n].op).name) == "reshape") reshape = static_cast<int>(n);
+  ASSERT_GE(reshape, 0);
+  const int out = g.nodes[static_cast<std::size_t>(reshape)].outputs[0];
+  g.values[static_cast<std::size_t>(out)].shape = ivy::Shape{2, 2};
+  try {
+    ivy::Executable exe(g, ivy::default_backend());
+    ADD_FAILURE() << "compiled";
+  } catch (const ivy::ValueError& e) {
+    EXPECT_EQ(std::string(e.what()), "[compile] node " + std::to_string(reshape) + " (reshape): output %" +
+                                         std::to_string(out) + " is declared float32(2, 2) but its inputs make float32(3, 2)");
+  }
+  EXPECT_NO_THROW(ivy::Executable(s.g, ivy::default_backend()));
 }
 
 TEST(GraphIO, WritersRejectMalformedGraphs) {

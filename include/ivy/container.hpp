@@ -18,6 +18,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -104,6 +105,10 @@ class Container {
   void save(const std::string& path, const std::map<std::string, std::string>& metadata = {}) const;
   static Container load(const std::string& path, Backend backend = {},
                         std::map<std::string, std::string>* metadata = nullptr);
+  // load of a safetensors file already in memory; name stands for the file in errors.
+  static Container load_from_bytes(std::string_view bytes, Backend backend = {},
+                                   std::map<std::string, std::string>* metadata = nullptr,
+                                   const std::string& name = "<bytes>");
 
  private:
   friend struct ContainerAccess;       // src/nn/container.cpp's builders

@@ -236,7 +236,7 @@ void Container::save(const std::string& path, const std::map<std::string, std::s
 
 Container Container::load(const std::string& path, Backend backend, std::map<std::string, std::string>* metadata) {
   // the whole file
-  std::vector<unsigned char> data;
+  std::string data;
   {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) {
@@ -246,7 +246,7 @@ Container Container::load(const std::string& path, Backend backend, std::map<std
     unsigned char chunk[1 << 16];
     while (true) {
       std::size_t n = std::fread(chunk, 1, sizeof chunk, f);
-      data.insert(data.end(), chunk, chunk + n);
+      data.append(reinterpret_cast<const char*>(chunk), n);
       if (n < sizeof chunk) break;
     }
     bool err = std::ferror(f) != 0;
@@ -254,7 +254,13 @@ Container Container::load(const std::string& path, Backend backend, std::map<std
     std::fclose(f);
     if (err) bad(path, "read error: " + errno_text(e));
   }
-  const std::uint64_t size = data.size();
+  return load_from_bytes(data, backend, metadata, path);
+}
+
+Container Container::load_from_bytes(std::string_view bytes, Backend backend,
+                                     std::map<std::string, std::string>* metadata, const std::string& path) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::uint64_t size = bytes.size();
   if (size < 8) bad(path, "file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | data[static_cast<std::size_t>(i)];
@@ -265,8 +271,8 @@ Container Container::load(const std::string& path, Backend backend, std::map<std
     bad(path, "header length " + std::to_string(n) + " exceeds the limit of " + std::to_string(kMaxHeader));
   if (n < 2) bad(path, "header length " + std::to_string(n) + " is too short for a JSON object");
   const std::uint64_t buffer_size = size - 8 - n;
-  const unsigned char* buffer = data.data() + 8 + n;
-  std::string_view text(reinterpret_cast<const char*>(data.data() + 8), static_cast<std::size_t>(n));
+  const unsigned char* buffer = data + 8 + n;
+  std::string_view text(bytes.data() + 8, static_cast<std::size_t>(n));
 
   // parse, rejecting nesting deeper than kMaxDepth and duplicate keys in any object (the
   // parser alone would keep the last)

@@ -12,6 +12,7 @@
 #include "ivy/compile.hpp"
 #include "trace/codegen.hpp"
 #include "trace/compile_stages.hpp"
+#include "trace/graph_check.hpp"
 #include "trace/graph_util.hpp"
 
 namespace ivy {
@@ -506,6 +507,9 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
   I.backend = backend;
   I.options = opt;
   I.stats.traced_nodes = static_cast<int>(g.nodes.size());
+  // the plan sizes every buffer by the declared types, so they must be the primitives' own
+  graph_io_detail::check_graph(g, "compile");
+  graph_io_detail::check_types(g, "compile");
   st::optimize(g, backend, opt);
   st::check_support(g, backend);
   for (const Array& c : g.constants) I.constants.push_back(to_backend(c, backend));

@@ -3,7 +3,10 @@
 #include "trace/graph_util.hpp"
 
 #include <limits>
+#include <memory>
 #include <vector>
+
+#include "ivy/dispatch.hpp"
 
 namespace ivy::graph_io_detail {
 
@@ -103,6 +106,53 @@ void check_graph(const Graph& g, const char* who, const std::string& ctx, bool w
     const std::string where = "output " + std::to_string(i);
     if (!in_range(id)) fail(where + ": " + id_str(id) + " is not a value of the graph");
     if (defined_by[id].empty()) fail(where + ": " + id_str(id) + " is never defined");
+  }
+}
+
+namespace {
+bool kind_allowed(DType d, std::uint8_t kinds) {
+  const std::uint8_t k = is_bool(d) ? kBoolKind : is_integer(d) ? kIntegerKind : is_complex(d) ? kComplexKind : kRealFloating;
+  return (k & kinds) != 0;
+}
+}  // namespace
+
+void check_types(const Graph& g, const char* who, const std::string& ctx) {
+  const std::string head = std::string("[") + who + "] " + ctx;
+  // metadata-only arrays: the primitives' rules read shapes and dtypes, never data
+  std::vector<Array> in;
+  OutSpec specs[kMaxOutputs];
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+    const Graph::Node& node = g.nodes[n];
+    const OpInfo& info = op_info(node.op);
+    const std::string where = head + node_str(n, node.op) + ": ";
+    in.clear();
+    for (int id : node.inputs) {
+      const Graph::Value& v = g.value(id);
+      if (!kind_allowed(v.dtype, info.kinds))
+        throw ValueError(where + "input " + id_str(id) + " is " + type_str(v.dtype, v.shape) +
+                        ", a dtype the primitive does not take");
+      in.emplace_back(std::make_shared<ArrayImpl>(v.shape, v.dtype, Device{}, nullptr));
+    }
+    if (AttrsRef(node.attrs).set() != info.set)
+      throw ValueError(where + "has attribute set '" + attr_set_name(AttrsRef(node.attrs).set()) +
+                       "', the primitive takes '" + info.attr_set + "'");
+    int n_out = 0;
+    try {
+      n_out = info.meta(info.name, in.data(), static_cast<int>(in.size()), node.attrs, specs);
+    } catch (const Error& e) {
+      throw ValueError(where + e.what());
+    }
+    if (n_out != static_cast<int>(node.outputs.size()))
+      throw ValueError(where + "declares " + std::to_string(node.outputs.size()) + " outputs, its inputs make " +
+                       std::to_string(n_out));
+    for (int i = 0; i < n_out; ++i) {
+      const int id = node.outputs[static_cast<std::size_t>(i)];
+      const Graph::Value& v = g.value(id);
+      const bool shape_ok = specs[i].known ? v.shape == specs[i].shape : v.shape.size() == specs[i].shape.size();
+      if (v.dtype != specs[i].dtype || !shape_ok)
+        throw ValueError(where + "output " + id_str(id) + " is declared " + type_str(v.dtype, v.shape) +
+                         " but its inputs make " + type_str(specs[i].dtype, specs[i].shape));
+    }
   }
 }
 

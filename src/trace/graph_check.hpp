@@ -30,4 +30,12 @@ std::int64_t checked_nbytes(const Shape& s, DType d);
 // are not made yet (the reader checks their data itself) and are not checked.
 void check_graph(const Graph& g, const char* who, const std::string& ctx = {}, bool with_arrays = true);
 
+// Throws ValueError "[who] <ctx>node <n> (<op>): ..." unless every node, applied
+// to its inputs' declared dtypes and shapes, is a valid call of its primitive (dtype kinds,
+// attribute set, the primitive's own shape and dtype rules) and makes exactly the declared
+// dtypes and shapes of its outputs (a data-dependent extent, nonzero's, is not compared).
+// Kernels size and index buffers by the declared types, so a graph that passes check_graph
+// but not this one would read or write outside them. `g` must pass check_graph first.
+void check_types(const Graph& g, const char* who, const std::string& ctx = {});
+
 }  // namespace ivy::graph_io_detail

@@ -193,6 +193,7 @@ class Reader {
     read_constants();
     read_nodes();
     check_graph(g_, "load_graph", ctx_, /*with_arrays=*/false);
+    check_types(g_, "load_graph", ctx_);
     make_constants();
     try {
       g_.rebuild_uses();
