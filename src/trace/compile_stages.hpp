@@ -55,17 +55,31 @@ struct PreparedUnit {
 };
 std::vector<PreparedUnit> prepared_units(const Graph& g);
 
+// Units formed before a grouping stage (prepared units, row groups): their node lists and,
+// per node, the index of its unit (-1: none). The schedule runs a unit as one step, so the
+// grouping stages ask "does X depend on Y" with every formed unit counted as one node.
+struct FormedUnits {
+  std::vector<std::vector<int>> lists;
+  ById<int> of;
+  explicit FormedUnits(int n) : of(n, -1) {}
+  void add(std::vector<int> nodes) {
+    for (int k : nodes) of[k] = static_cast<int>(lists.size());
+    lists.push_back(std::move(nodes));
+  }
+  bool has(int k) const { return of[k] >= 0; }
+};
+
 // 4. Fusion groups: lists of node indices (execution order) of two or more fusible nodes of
-//    one output shape each, such that running each group as one unit keeps the graph acyclic.
-//    Nodes marked in `taken` (by node index) join no group.
-std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* taken = nullptr);
+//    one output shape each, such that running each group as one unit, and each unit of
+//    `formed` as one, keeps the graph acyclic. Nodes of `formed` join no group.
+std::vector<std::vector<int>> fusion_groups(const Graph& g, const FormedUnits* formed = nullptr);
 
 // 4a. Row groups (row_fusion.hpp), formed before the elementwise groups: from each reduction
-//    a row program runs (row_reduction), not in `taken`, the later fusible nodes of the
+//    a row program runs (row_reduction), not in `formed`, the later fusible nodes of the
 //    same rows that read the group (and nothing that depends on it from outside), then the
 //    earlier fusible nodes only the group reads. Groups of two or more nodes are returned and
-//    their nodes marked in `taken`.
-std::vector<std::vector<int>> row_groups(const Graph& g, ById<char>& taken);
+//    added to `formed`.
+std::vector<std::vector<int>> row_groups(const Graph& g, FormedUnits& formed);
 
 // 5. Units and their order: the groups first (unit i < fused_units is groups[i]), then the
 //    prepared units' node lists (the next prepared_units units), then every node

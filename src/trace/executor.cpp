@@ -88,20 +88,44 @@ void check_support(const Graph& g, Backend backend) {
   }
 }
 
-std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* taken) {
+namespace {
+// The earliest node a dependency walk from nodes at or after `lo` may reach when a unit (a
+// group being formed, or a formed unit) counts as one node: a walk that reaches a member
+// reaches them all, so a unit with a member at or after `lo` lowers it to its first member,
+// until no unit does. Unit lists are in execution order (first = earliest).
+int effective_lo(int lo, const ById<std::vector<int>>& groups, const FormedUnits* formed) {
+  for (bool lowered = true; lowered;) {
+    lowered = false;
+    auto visit = [&](const std::vector<int>& u) {
+      if (!u.empty() && u.front() < lo && u.back() >= lo) {
+        lo = u.front();
+        lowered = true;
+      }
+    };
+    for (const auto& G : groups) visit(G);
+    if (formed)
+      for (const auto& U : formed->lists) visit(U);
+  }
+  return lo;
+}
+}  // namespace
+
+std::vector<std::vector<int>> fusion_groups(const Graph& g, const FormedUnits* formed) {
   const int n = static_cast<int>(g.nodes.size());
   ById<int> group_of(n, -1);
   ById<std::vector<int>> groups;
-  // does node p (transitively, whole groups counted as one) read anything a group in `set`
-  // computes? (`seen` is stamped with the walk's number, so no walk clears it.)
+  // does node p (transitively, whole groups and formed units counted as one) read anything a
+  // group in `set` computes? (`seen` is stamped with the walk's number, so no walk clears it.)
   ById<int> seen(n, 0);
   int walk = 0;
   std::vector<int> stack;
   // (from several nodes at once: one walk, each node visited once). Nodes are in execution
-  // order, so a producer comes before its readers: a node before `lo`, the set's first
-  // member, reads nothing the set computes, and the walk stops there.
+  // order, so a lone node before `lo`, the set's first member, reads nothing the set computes
+  // unless through a unit with members on both sides of `lo`: the walk stops at lone nodes
+  // before the first member of every unit it may jump back through (effective_lo).
   auto depends_on = [&](const std::vector<int>& from, const std::vector<int>& set, int lo) {
     ++walk;
+    lo = effective_lo(lo, groups, formed);
     stack = from;
     while (!stack.empty()) {
       const int k = stack.back();
@@ -113,8 +137,9 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* ta
       auto push_inputs = [&](int node) {
         for (int v : g.node(node).inputs) stack.push_back(g.producer(v));
       };
-      if (h >= 0) {
-        for (int m : groups[h]) {
+      const std::vector<int>* unit = h >= 0 ? &groups[h] : formed && formed->has(k) ? &formed->lists[formed->of[k]] : nullptr;
+      if (unit) {
+        for (int m : *unit) {
           seen[m] = walk;
           push_inputs(m);
         }
@@ -148,7 +173,7 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* ta
   };
   for (int k = 0; k < n; ++k) {
     const auto& node = g.node(k);
-    if ((taken && (*taken)[k]) || !fusion::fusible(g, node)) continue;
+    if ((formed && formed->has(k)) || !fusion::fusible(g, node)) continue;
     const Shape& S = g.value(node.outputs[0]).shape;
     // the groups of k's producers with k's shape, joined as far as that keeps the order
     std::vector<int> set;
@@ -187,33 +212,46 @@ std::vector<std::vector<int>> fusion_groups(const Graph& g, const ById<char>* ta
   return out;
 }
 
-std::vector<std::vector<int>> row_groups(const Graph& g, ById<char>& taken) {
+std::vector<std::vector<int>> row_groups(const Graph& g, FormedUnits& formed) {
   const int n = static_cast<int>(g.nodes.size());
   std::vector<std::vector<int>> out;
   ById<int> member(n, 0);  // == stamp: in the group being formed
   ById<int> seen(n, 0);
   int stamp = 0, walk = 0;
   std::vector<int> stack;
+  const ById<std::vector<int>> no_groups;
   for (int seed = 0; seed < n; ++seed) {
     Shape S;
     int axis = 0;
-    if (taken[seed] || !fusion::row_reduction(g, g.node(seed), &S, &axis)) continue;
+    if (formed.has(seed) || !fusion::row_reduction(g, g.node(seed), &S, &axis)) continue;
     ++stamp;
     std::vector<int> G{seed};
     member[seed] = stamp;
     int lo = seed;  // the group's first node: nothing before it depends on the group
-    // does node q, outside the group, read (transitively) anything the group computes?
+    // does node q, outside the group, read (transitively, formed units counted as one node)
+    // anything the group computes?
     auto depends = [&](int q) {
       ++walk;
+      const int lo_eff = effective_lo(lo, no_groups, &formed);
       stack.assign(1, q);
       while (!stack.empty()) {
         const int k = stack.back();
         stack.pop_back();
-        if (k < lo || seen[k] == walk) continue;
+        if (k < lo_eff || seen[k] == walk) continue;
         seen[k] = walk;
         if (member[k] == stamp) return true;
-        for (int v : g.node(k).inputs)
-          if (g.producer(v) >= 0) stack.push_back(g.producer(v));
+        auto push_inputs = [&](int node) {
+          for (int v : g.node(node).inputs)
+            if (g.producer(v) >= 0) stack.push_back(g.producer(v));
+        };
+        if (formed.has(k)) {
+          for (int m : formed.lists[formed.of[k]]) {
+            seen[m] = walk;
+            push_inputs(m);
+          }
+        } else {
+          push_inputs(k);
+        }
       }
       return false;
     };
@@ -257,7 +295,7 @@ std::vector<std::vector<int>> row_groups(const Graph& g, ById<char>& taken) {
         for (std::size_t i = 0; i < G.size(); ++i)
           for (int v : g.node(G[i]).inputs) {
             const int q = g.producer(v);
-            if (q < 0 || taken[q] || member[q] == stamp || g.is_output(v)) continue;
+            if (q < 0 || formed.has(q) || member[q] == stamp || g.is_output(v)) continue;
             bool only_group = true;
             for (int u : g.users(v)) only_group = only_group && member[u] == stamp;
             if (!only_group || !fits(q) || !outside_ok(q)) continue;
@@ -270,7 +308,7 @@ std::vector<std::vector<int>> row_groups(const Graph& g, ById<char>& taken) {
     };
     grow_back();
     for (int k = seed + 1; k < n; ++k)
-      if (!taken[k] && member[k] != stamp && reads_group(k) && fits(k) && outside_ok(k)) {
+      if (!formed.has(k) && member[k] != stamp && reads_group(k) && fits(k) && outside_ok(k)) {
         member[k] = stamp;
         G.push_back(k);
       }
@@ -282,7 +320,7 @@ std::vector<std::vector<int>> row_groups(const Graph& g, ById<char>& taken) {
       continue;
     }
     std::sort(G.begin(), G.end());
-    for (int k : G) taken[k] = 1;
+    formed.add(G);
     out.push_back(std::move(G));
   }
   return out;
@@ -514,17 +552,17 @@ Executable::Executable(Graph g, Backend backend, const CompileOptions& opt) : im
   st::check_support(g, backend);
   for (const Array& c : g.constants) I.constants.push_back(to_backend(c, backend));
   const std::vector<st::PreparedUnit> convs = opt.prepare_kernels ? st::prepared_units(g) : std::vector<st::PreparedUnit>{};
-  ById<char> taken(static_cast<int>(g.nodes.size()), 0);
+  st::FormedUnits formed(static_cast<int>(g.nodes.size()));
   std::vector<std::vector<int>> conv_nodes;
   for (const auto& c : convs) {
-    for (int k : c.nodes) taken[k] = 1;
+    formed.add(c.nodes);
     conv_nodes.push_back(c.nodes);
   }
   std::vector<std::vector<int>> groups;
   if (opt.fuse_elementwise) {
-    if (opt.fuse_reductions) groups = st::row_groups(g, taken);
+    if (opt.fuse_reductions) groups = st::row_groups(g, formed);
     I.stats.fused_reductions = static_cast<int>(groups.size());
-    for (auto& G : st::fusion_groups(g, &taken)) groups.push_back(std::move(G));
+    for (auto& G : st::fusion_groups(g, &formed)) groups.push_back(std::move(G));
   }
   const st::Schedule schedule = st::schedule(g, std::move(groups), conv_nodes);
   I.plan = st::lower(g, schedule, backend, convs);
