@@ -202,17 +202,25 @@ int infer_reshape(const char* op, const Array* in, int, AttrsRef a, OutSpec* out
   Shape s = p.shape;
   int infer = -1;
   std::int64_t known = 1;
+  bool too_many = false;  // the known dimensions' product exceeds int64 (and none is 0)
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == -1) {
       if (infer >= 0) throw ValueError(P(op) + "only one dimension can be -1, got " + s.str());
       infer = static_cast<int>(i);
     } else if (s[i] < 0) {
       throw ValueError(P(op) + "invalid dimension in shape " + s.str());
-    } else {
-      known *= s[i];
+    } else if (s[i] == 0) {
+      known = 0;
+      too_many = false;
+    } else if (known != 0 && __builtin_mul_overflow(known, s[i], &known)) {
+      too_many = true;
+      known = 1;
     }
   }
   auto n = in[0].size();
+  if (too_many)
+    throw ValueError(P(op) + "cannot reshape array of shape " + in[0].shape().str() + " (size " + std::to_string(n) +
+                     ") into " + s.str() + ": more than 2^63 elements");
   if (infer >= 0) {
     if (known == 0 || n % known != 0)
       throw ValueError(P(op) + "cannot reshape array of shape " + in[0].shape().str() + " into " + s.str());
@@ -269,16 +277,22 @@ int infer_roll(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
 int infer_repeat(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
   const auto& p = a.get<attr::repeat>();
   const Array& x = in[0];
-  std::int64_t len = p.axis ? (x.ndim() ? x.shape()[*p.axis] : 1) : x.size();
   if (p.axis) need_canonical_axis(op, *p.axis, x.ndim());
+  std::int64_t len = p.axis ? (x.ndim() ? x.shape()[*p.axis] : 1) : x.size();
   if (p.repeats.size() != 1 && static_cast<std::int64_t>(p.repeats.size()) != len)
     throw ValueError(P(op) + "repeats " + p.repeats.str() + " must have 1 or " + std::to_string(len) + " entries");
   std::int64_t total = 0;
   for (auto r : p.repeats)
     if (r < 0) throw ValueError(P(op) + "repeats must be non-negative, got " + p.repeats.str());
-  if (p.repeats.size() == 1) total = p.repeats[0] * len;  // one count for every element: no loop over them
-  else
-    for (auto r : p.repeats) total += r;
+  bool too_many = false;
+  if (p.repeats.size() == 1) {
+    too_many = __builtin_mul_overflow(p.repeats[0], len, &total);  // one count for every element: no loop
+  } else {
+    for (auto r : p.repeats) too_many = too_many || __builtin_add_overflow(total, r, &total);
+  }
+  if (too_many)
+    throw ValueError(P(op) + "repeats " + p.repeats.str() + " of an array of shape " + x.shape().str() +
+                     " give more than 2^63 elements");
   Shape s = p.axis ? x.shape() : Shape{total};
   if (p.axis && x.ndim()) s[*p.axis] = total;
   if (p.axis && !x.ndim()) s = Shape{total};
@@ -294,7 +308,9 @@ int infer_tile(const char* op, const Array* in, int, AttrsRef a, OutSpec* out) {
     std::int64_t d = i < r - xs.size() ? 1 : xs[i - (r - xs.size())];
     std::int64_t k = i < r - p.reps.size() ? 1 : p.reps[i - (r - p.reps.size())];
     if (k < 0) throw ValueError(P(op) + "repetitions must be non-negative, got " + p.reps.str());
-    s[i] = d * k;
+    if (__builtin_mul_overflow(d, k, &s[i]))
+      throw ValueError(P(op) + "repetitions " + p.reps.str() + " of an array of shape " + xs.str() +
+                       " give a dimension of more than 2^63");
   }
   return one(out, s, in[0].dtype());
 }
