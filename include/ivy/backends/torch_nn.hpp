@@ -154,7 +154,9 @@ class ModuleFunction : public ::torch::autograd::Function<ModuleFunction> {
     holder->fn = r.vjp_fn;
     ctx->saved_data["ivy_vjp"] = c10::IValue::make_capsule(holder);
     ctx->save_for_backward(params.vec());
-    return {ivy::torch::unwrap(r.outputs.at(0))};
+    // a copy: LibTorch sets the result's grad_fn (the node that owns ctx and so the tape),
+    // and the tape may keep the output itself, which would make a cycle nothing frees
+    return {ivy::torch::unwrap(r.outputs.at(0)).clone()};
   }
 
   static ::torch::autograd::variable_list backward(::torch::autograd::AutogradContext* ctx,
