@@ -16,8 +16,8 @@
 
 #include <ATen/ATen.h>
 #include <ATen/CompositeExplicitAutogradFunctions.h>
-#include <c10/core/impl/LocalDispatchKeySet.h>
 #include <c10/util/Exception.h>
+#include <torch/version.h>
 
 #include <cstdint>
 #include <exception>
@@ -33,6 +33,24 @@
 #include "ivy/backends/torch.hpp"
 #include "ivy/dispatch.hpp"
 #include "torch_direct.hpp"
+
+// ---- LibTorch internals: the one switch over them.
+// With LibTorch 1.13 the kernels read the thread's dispatch state straight from LibTorch's
+// thread_local (c10::impl::raw_local_dispatch_key_set, stored XORed with its defaults), write
+// it for their scopes, and register the direct path's views with torch::autograd::as_view
+// (tracked_view): internals of that version. Built against another LibTorch, or with
+// IVY_TORCH_PUBLIC_API defined (CMake option IVY_TORCH_PUBLIC_API), they use only what
+// LibTorch exports for extensions: the state through c10::impl::tls_local_dispatch_key_set()
+// (the accessor its own guards use), the scopes through at::AutoDispatchBelowADInplaceOrView /
+// at::AutoDispatchBelowAutograd, and views always through the dispatcher. ivy's own loops on
+// the direct path run on both, so the results are the same; the portable one costs more per
+// call.
+#if !defined(IVY_TORCH_PUBLIC_API) && TORCH_VERSION_MAJOR == 1 && TORCH_VERSION_MINOR == 13
+#define IVY_TORCH_INTERNALS 1
+#else
+#define IVY_TORCH_INTERNALS 0
+#endif
+#include <c10/core/impl/LocalDispatchKeySet.h>
 
 namespace ivy::torch_backend {
 
@@ -182,6 +200,7 @@ inline at::Scalar to_at_scalar(const Scalar& s) {
 enum class Path { autograd, below_autograd, direct };
 inline constexpr c10::DispatchKeySet kPlainCpu({c10::DispatchKey::CPU, c10::DispatchKey::ADInplaceOrView,
                                                 c10::DispatchKey::AutogradCPU, c10::DispatchKey::AutocastCPU});
+#if IVY_TORCH_INTERNALS
 // LibTorch's thread-local dispatch state (included/excluded keys), looked up once per kernel
 // (c10::impl::raw_local_dispatch_key_set: the exported thread_local of LibTorch's Linux
 // builds, which its own guards read and write).
@@ -212,6 +231,19 @@ class ExcludeKeys {
   TlsKeys& tls_;
   std::uint64_t saved_;
 };
+#else
+// The portable path's choice: the same rule, on the state LibTorch's accessor returns.
+inline Path path_for(const Array* in, int n) {
+  const c10::impl::LocalDispatchKeySet tls = c10::impl::tls_local_dispatch_key_set();
+  bool plain = tls.included_ == c10::default_included_set && tls.excluded_ == c10::default_excluded_set;
+  for (int i = 0; i < n; ++i) {
+    const at::Tensor& t = tensor_of(in[i]);
+    if (t.requires_grad() || t._fw_grad(0).defined()) return Path::autograd;
+    plain &= t.key_set() == kPlainCpu;
+  }
+  return plain ? Path::direct : Path::below_autograd;
+}
+#endif
 
 // Every kernel runs its body inside this, so that LibTorch's errors become ivy errors ("[op]
 // backend torch: ..."), on the path above. The body takes a bool `direct`: whether to call
@@ -223,6 +255,7 @@ class ExcludeKeys {
 template <bool ReturnsView, class F>
 void run_on_path(const char* op, const Array* in, int n, F&& body) {
   try {
+#if IVY_TORCH_INTERNALS
     // One lookup of the thread-local address (__tls_get_addr from this library): the empty
     // asm keeps the compiler from recomputing it at each use.
     TlsKeys* tls_addr = &c10::impl::raw_local_dispatch_key_set;
@@ -243,6 +276,18 @@ void run_on_path(const char* op, const Array* in, int n, F&& body) {
       ExcludeKeys below_autograd_and_views(tls, c10::autograd_dispatch_keyset_with_ADInplaceOrView);
       body(p == Path::direct);
     }
+#else
+    const Path p = path_for(in, n);
+    if (p == Path::autograd) {
+      body(false);
+    } else if constexpr (ReturnsView) {  // through the view layer: LibTorch records the view
+      at::AutoDispatchBelowAutograd below_autograd;
+      body(false);
+    } else {
+      at::AutoDispatchBelowADInplaceOrView below_autograd_and_views;
+      body(p == Path::direct);
+    }
+#endif
   } catch (const Error&) {
     throw;
   } catch (const c10::Error& e) {

@@ -1,13 +1,14 @@
 // The torch backend's manipulation kernels (reshape, permute_dims, broadcast_to, flip, roll,
 // repeat, tile, concat), and the view bookkeeping of the direct path's views (tracked_view).
-#include <torch/csrc/autograd/VariableTypeUtils.h>
-
 #include <cstring>
 #include <span>
 #include <vector>
 
 #include "strided_copy.hpp"
 #include "torch_common.hpp"
+#if IVY_TORCH_INTERNALS
+#include <torch/csrc/autograd/VariableTypeUtils.h>
+#endif
 
 namespace ivy::torch_backend {
 namespace {
@@ -82,10 +83,17 @@ at::Tensor concat_copy(const c10::SmallVector<at::Tensor, 8>& ts, std::int64_t a
 }  // namespace
 
 at::Tensor tracked_view(const at::Tensor& base, const at::Tensor& v) {
+#if IVY_TORCH_INTERNALS
   using ::torch::autograd::CreationMeta;
   return ::torch::autograd::as_view(base, v, /*is_bw_differentiable=*/true, /*is_fw_differentiable=*/true,
                                     /*view_func=*/nullptr,
                                     at::GradMode::is_enabled() ? CreationMeta::DEFAULT : CreationMeta::NO_GRAD_MODE);
+#else
+  // the public path never takes the direct path, whose views these are
+  (void)base;
+  (void)v;
+  throw Error("[torch] internal: a direct-path view without LibTorch's internals");
+#endif
 }
 
 // at::reshape is a view (_reshape_alias) when the strides allow one, else a copy
