@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 bool same_bits(const Array& a, const Array& b) {
   if (a.dtype() != b.dtype() || !(a.shape() == b.shape())) return false;
-  auto x = ivy::to_backend(a, "xtensor"), y = ivy::to_backend(b, "xtensor");
+  auto x = a, y = ivy::to_backend(b, a.backend());
   if (a.dtype() == ivy::float64) {
     auto u = x.to_vector<double>(), v = y.to_vector<double>();
     return std::memcmp(u.data(), v.data(), u.size() * sizeof(double)) == 0;

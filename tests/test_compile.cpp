@@ -35,7 +35,7 @@ int count_op(const ivy::Graph& g, ivy::OpId op) {
 // Bit-for-bit equality of two arrays (NaN payloads compared as bits).
 bool same_bits(const Array& a, const Array& b) {
   if (a.dtype() != b.dtype() || !(a.shape() == b.shape())) return false;
-  auto x = ivy::to_backend(a, "xtensor"), y = ivy::to_backend(b, "xtensor");
+  auto x = a, y = ivy::to_backend(b, a.backend());
   if (a.dtype() == ivy::float64) {
     auto u = x.to_vector<double>(), v = y.to_vector<double>();
     return std::memcmp(u.data(), v.data(), u.size() * sizeof(double)) == 0;
@@ -51,8 +51,8 @@ bool same_bits(const Array& a, const Array& b) {
   if (a.dtype() != b.dtype() || !(a.shape() == b.shape()))
     return ::testing::AssertionFailure() << "dtype/shape " << ivy::dtype_name(a.dtype()) << a.shape().str() << " vs "
                                          << ivy::dtype_name(b.dtype()) << b.shape().str();
-  auto u = ivy::astype(ivy::to_backend(a, "xtensor"), ivy::float64).to_vector<double>();
-  auto v = ivy::astype(ivy::to_backend(b, "xtensor"), ivy::float64).to_vector<double>();
+  auto u = ivy::astype(a, ivy::float64).to_vector<double>();
+  auto v = ivy::astype(b, ivy::float64).to_vector<double>();
   for (std::size_t i = 0; i < u.size(); ++i) {
     if (std::isnan(u[i]) && std::isnan(v[i])) continue;
     if (u[i] == v[i]) continue;
@@ -361,8 +361,8 @@ Array uniform_f32(const ivy::Shape& s, double lo, double hi) { return ivy::rando
 // max |a - b| / max |b| over the finite elements of b; infinite where a NaN or an infinity
 // of b is not the same in a
 double rel_max_err(const Array& a, const Array& b) {
-  auto u = ivy::astype(ivy::to_backend(a, "xtensor"), ivy::float64).to_vector<double>();
-  auto v = ivy::astype(ivy::to_backend(b, "xtensor"), ivy::float64).to_vector<double>();
+  auto u = ivy::astype(a, ivy::float64).to_vector<double>();
+  auto v = ivy::astype(b, ivy::float64).to_vector<double>();
   double m = 0, e = 0;
   for (std::size_t i = 0; i < u.size(); ++i) {
     if (std::isnan(v[i]) || std::isinf(v[i])) {

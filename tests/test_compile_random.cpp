@@ -702,7 +702,7 @@ bool discrete_step(const Step& s, DType from) {
 }
 
 // Tests on a float array's elements (a float64 copy on xtensor), true when any element meets them.
-Array host64(const Array& x) { return ivy::astype(ivy::to_backend(x, "xtensor"), ivy::float64); }
+Array host64(const Array& x) { return ivy::astype(x, ivy::float64); }
 bool any_of(const Array& mask) { return mask.size() > 0 && ivy::any(mask).item<bool>(); }
 bool has_nan(const Array& x) { return any_of(ivy::isnan(host64(x))); }
 bool near_zero(const Array& x, double tol) { return any_of(ivy::abs(host64(x)) <= tol); }
@@ -787,16 +787,16 @@ bool well_defined(const Step& s, const std::vector<Array>& vals, const Flags& f)
     case Kind::scalar: {
       const char* name = kScalarOps[s.fn].name;
       if (named(name, {"maximum", "minimum"}) && s.scalar.kind != ivy::Scalar::Complex &&
-          opposite_zeros(arg(0), ivy::full({}, s.scalar.d, ivy::float64, {}, ivy::Backend("xtensor"))))
+          opposite_zeros(arg(0), ivy::full({}, s.scalar.d, ivy::float64, {}, arg(0).backend())))
         return false;
       if (!inexact(0)) return true;
       if (named(name, {"greater", "less", "equal"}))
-        return !near_tie(arg(0), ivy::full({}, s.scalar.d, ivy::float64, {}, ivy::Backend("xtensor")), tol(0));
+        return !near_tie(arg(0), ivy::full({}, s.scalar.d, ivy::float64, {}, arg(0).backend()), tol(0));
       if (named(name, {"divide"}) && s.scalar_first) return !near_zero(arg(0), pole(0));
       if (named(name, {"divide"}) && s.scalar.d == 0) return !near_zero(arg(0), tol(0));
       if (named(name, {"pow_abs"}) && !s.scalar_first) return !near_zero(arg(0), pole(0));
       if (named(name, {"pow_abs"}) && s.scalar_first)
-        return !steep_pow(ivy::full({}, s.scalar.d, ivy::float64, {}, ivy::Backend("xtensor")), arg(0), 10);
+        return !steep_pow(ivy::full({}, s.scalar.d, ivy::float64, {}, arg(0).backend()), arg(0), 10);
       return true;
     }
     case Kind::astype:

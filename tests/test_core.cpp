@@ -11,6 +11,12 @@
 
 namespace {
 
+bool xtensor_built() {
+  for (ivy::Backend b : ivy::available_backends())
+    if (std::string(b.name()) == "xtensor") return true;
+  return false;
+}
+
 std::vector<std::string> backend_names() {
   std::vector<std::string> v;
   for (auto b : ivy::available_backends()) v.push_back(b.name());
@@ -852,6 +858,7 @@ TEST_P(Core, ClipBoundsBroadcastWithX) {
 // Complex tanh with an infinite real part and a finite imaginary part: +-1 + 0j, the zero
 // signed as the imaginary part, as the standard lists it (libm signs it as sin(2 imag)).
 TEST(ComplexSpecialCases, TanhOfInfiniteRealPartOnXtensor) {
+  if (!xtensor_built()) GTEST_SKIP() << "no xtensor backend";
   ivy::BackendScope s("xtensor");
   using C = std::complex<double>;
   auto z = ivy::asarray({C(INFINITY, 2.0), C(INFINITY, -2.0), C(-INFINITY, 0.5)});
@@ -883,6 +890,7 @@ TEST_P(Core, PinvAndMatrixRankTakeAnRtolPerMatrix) {
 // An array too large for any machine is an error, not a short allocation written past its
 // end (the byte count wrapped around: the Array API suite's arange found it on xtensor).
 TEST(XtensorAlloc, ImpossibleSizesThrowInsteadOfWrapping) {
+  if (!xtensor_built()) GTEST_SKIP() << "no xtensor backend";
   ivy::BackendScope s("xtensor");
   EXPECT_THROW(ivy::arange(0, std::int64_t{1} << 62, 1, ivy::float32), ivy::Error);
   EXPECT_THROW(ivy::zeros({std::int64_t{1} << 31, std::int64_t{1} << 31}, ivy::float64), ivy::Error);

@@ -23,12 +23,12 @@ using ivy::Array;
 using ivy::DType;
 
 std::vector<double> values(const Array& a) {
-  return ivy::astype(ivy::to_backend(a, "xtensor"), ivy::float64).to_vector<double>();
+  return ivy::astype(a, ivy::float64).to_vector<double>();
 }
 
 bool same_bits(const Array& a, const Array& b) {
   if (a.dtype() != b.dtype() || !(a.shape() == b.shape())) return false;
-  auto x = ivy::to_backend(a, "xtensor"), y = ivy::to_backend(b, "xtensor");
+  auto x = a, y = ivy::to_backend(b, a.backend());
   if (a.dtype() == ivy::float32) {
     auto u = x.to_vector<float>(), v = y.to_vector<float>();
     return std::memcmp(u.data(), v.data(), u.size() * sizeof(float)) == 0;

@@ -127,7 +127,7 @@ void kill_trials(const Scratch& s, const std::string& file, int trials, const Sa
 }
 
 TEST(CrashSafety, KilledContainerSavesLeaveTheOldOrTheNewFile) {
-  ivy::BackendScope scope("xtensor");
+  ivy::BackendScope scope(ivy::default_backend());
   Scratch s;
   const std::string file = s.path("checkpoint.safetensors");
   const Container a = checkpoint(1), b = checkpoint(2);
@@ -135,7 +135,7 @@ TEST(CrashSafety, KilledContainerSavesLeaveTheOldOrTheNewFile) {
 }
 
 TEST(CrashSafety, KilledGraphSavesLeaveTheOldOrTheNewFile) {
-  ivy::BackendScope scope("xtensor");
+  ivy::BackendScope scope(ivy::default_backend());
   Scratch s;
   const std::string file = s.path("graph.json");
   const ivy::Graph g1 = graph_of(1), g2 = graph_of(2);
@@ -145,7 +145,7 @@ TEST(CrashSafety, KilledGraphSavesLeaveTheOldOrTheNewFile) {
 // A child whose files may not grow past 64 KiB tries to save the 1 MiB version 2 over
 // version 1: the save must throw an ivy::Error naming the file, and version 1 must remain.
 TEST(CrashSafety, AFullDiskGivesAClearErrorAndKeepsTheOldFile) {
-  ivy::BackendScope scope("xtensor");
+  ivy::BackendScope scope(ivy::default_backend());
   Scratch s;
   const std::string file = s.path("checkpoint.safetensors");
   const Container a = checkpoint(1), b = checkpoint(2);

@@ -369,7 +369,7 @@ TEST_P(OnnxExport, EveryProgramRoundTrips) {
       Arrays in, eager;
       ivy::Graph g;
       {
-        ivy::BackendScope scope("xtensor");
+        ivy::BackendScope scope(ivy::default_backend());
         in = c.inputs();
         g = ivy::trace(c.fn, in);
       }
@@ -395,7 +395,7 @@ TEST_P(OnnxExport, EveryProgramRoundTrips) {
       Arrays got = model->run(on_b);
       ASSERT_EQ(got.size(), eager.size()) << what;
       for (std::size_t i = 0; i < got.size(); ++i) expect_same(got[i], eager[i], c.rtol, c.random, what + ", output " + std::to_string(i));
-      if (ort_dir && backend == "xtensor")
+      if (ort_dir && backend == ivy::default_backend().name())
         ivy_test::write_ort_case(std::filesystem::path(ort_dir) / (c.name + "_opset" + std::to_string(opset)), bytes, in,
                                  eager, c.rtol, c.random);
       ++checked;
@@ -409,7 +409,7 @@ TEST_P(OnnxExport, EveryProgramRoundTrips) {
 TEST(OnnxExportCoverage, EveryPrimitiveIsCoveredOrListed) {
   std::set<std::string> seen;
   for (const Case& c : all_cases()) {
-    ivy::BackendScope scope("xtensor");
+    ivy::BackendScope scope(ivy::default_backend());
     Arrays in = c.inputs();
     ivy::Graph g = ivy::trace(c.fn, in);
     for (const auto& n : g.nodes) seen.insert(ivy::op_info(n.op).name);
@@ -424,7 +424,7 @@ TEST(OnnxExportCoverage, EveryPrimitiveIsCoveredOrListed) {
 }
 
 TEST(OnnxExportErrors, RefusedGraphsNameThePrimitive) {
-  ivy::BackendScope scope("xtensor");
+  ivy::BackendScope scope(ivy::default_backend());
   Array m = real(Shape{3, 3}, 1);
   ivy::Graph g = ivy::trace([](const Array& x) { return ivy::linalg::inv(x); }, m);
   try {
@@ -453,7 +453,7 @@ TEST(OnnxExportErrors, RefusedGraphsNameThePrimitive) {
 }
 
 TEST(OnnxExportFiles, SaveIsAtomicAndNamesAreKept) {
-  ivy::BackendScope scope("xtensor");
+  ivy::BackendScope scope(ivy::default_backend());
   const auto dir = std::filesystem::temp_directory_path() / ("ivy_export_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "m.onnx").string();

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # ivy-transpile end to end: info, check (an unsupported model exits 2 and names the node),
-# run on each backend, convert at opsets 13 and 17 and run the result, which must give the
-# original's outputs; a truncated .npy and a model given as .npy are errors (exit 1).
-#   tests/tools/transpile_check.sh IVY_TRANSPILE ONNX_TESTDATA_DIR PYTHON
+# run on each backend built, convert at opsets 13 and 17 and run the result, which must give
+# the first backend's outputs; a truncated .npy and a model given as .npy are errors (exit 1).
+#   tests/tools/transpile_check.sh IVY_TRANSPILE ONNX_TESTDATA_DIR PYTHON [BACKENDS]
+# BACKENDS: comma-separated (default xtensor,torch).
 set -euo pipefail
 tool=$1 data=$2 py=$3
+IFS=, read -r -a backends <<< "${4:-xtensor,torch}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "transpile_check: FAILED: $*" >&2; exit 1; }
@@ -20,19 +22,19 @@ rc=$?
 set -e
 [ $rc -eq 2 ] || fail "check of an unsupported model exited $rc, not 2"
 grep -q 'StringNormalizer' "$work/check.txt" || fail "check does not name the unsupported operator: $(cat "$work/check.txt")"
-for b in xtensor torch; do
+for b in "${backends[@]}"; do
   "$tool" run "$model" --input 0=$work/x.npy --backend $b --output-dir "$work/out_$b" > /dev/null
 done
 for opset in 13 17; do
   "$tool" convert "$model" -o "$work/c$opset.onnx" --opset $opset > /dev/null
   "$tool" run "$work/c$opset.onnx" -i 0=$work/x.npy -d "$work/conv_$opset" > /dev/null
 done
-"$py" - "$work" <<'PY'
+"$py" - "$work" "${backends[@]}" <<'PY'
 import sys, numpy as np
-w = sys.argv[1]
-ref = np.load(w + "/out_xtensor/3.npy")
+w, backends = sys.argv[1], sys.argv[2:]
+ref = np.load(w + "/out_%s/3.npy" % backends[0])
 assert ref.shape == (2, 4, 5, 4), ref.shape
-for other in ("out_torch", "conv_13", "conv_17"):
+for other in ["out_" + b for b in backends[1:]] + ["conv_13", "conv_17"]:
     got = np.load("%s/%s/3.npy" % (w, other))
     assert got.dtype == ref.dtype and got.shape == ref.shape, other
     assert np.allclose(got, ref, rtol=1e-5, atol=1e-6), (other, np.abs(got - ref).max())
@@ -42,4 +44,4 @@ for bad in bad.npy c13.onnx; do
   if "$tool" run "$model" -i 0=$work/$bad -d "$work/o" > "$work/err.txt" 2>&1; then fail "run accepted $bad"; fi
   grep -q "^ivy-transpile: .*$bad" "$work/err.txt" || fail "no clear error for $bad: $(cat "$work/err.txt")"
 done
-echo "transpile_check: passed (info, check, run on xtensor and torch, convert at 13 and 17, bad inputs)"
+echo "transpile_check: passed (info, check, run on ${backends[*]}, convert at 13 and 17, bad inputs)"
