@@ -14,23 +14,36 @@
 #include "../backends/cpu/handle_cache.hpp"
 #include "ivy/ivy.hpp"
 
-// Live blocks from the replaceable operator new (the default nothrow, array and sized forms
-// forward to these two): the flush test checks that an ended thread leaves none behind.
+// Live blocks from the replaceable operator new: the flush test checks that an ended thread
+// leaves none behind. Every unaligned form is replaced (plain, nothrow, array, sized delete),
+// so a block is always freed by the function family that made it, also under ASan, whose
+// runtime brings its own versions of the forms a program leaves alone.
 namespace {
 std::atomic<long> g_live{0};
-}
-void* operator new(std::size_t n) {
+void* counted_alloc(std::size_t n) noexcept {
   void* p = std::malloc(n ? n : 1);
-  if (!p) throw std::bad_alloc();
-  g_live.fetch_add(1, std::memory_order_relaxed);
+  if (p) g_live.fetch_add(1, std::memory_order_relaxed);
   return p;
 }
-void operator delete(void* p) noexcept {
+void counted_free(void* p) noexcept {
   if (!p) return;
   g_live.fetch_sub(1, std::memory_order_relaxed);
   std::free(p);
 }
-void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+}  // namespace
+void* operator new(std::size_t n) {
+  if (void* p = counted_alloc(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
 
 namespace {
 
