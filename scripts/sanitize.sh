@@ -3,9 +3,7 @@
 #   scripts/sanitize.sh asan        ASan + UBSan + LSan, -O0, both backends: every C++ test
 #                                   executable, the libraries and the demos (script only: long)
 #   scripts/sanitize.sh asan-torch  the same on the torch backend alone (run by .ci/run)
-#   scripts/sanitize.sh tsan        TSan, -O1, both backends: the concurrency test, with
-#                                   LibTorch's OpenMP pool held to one thread (libgomp is
-#                                   not instrumented, so TSan cannot see its barriers)
+#   scripts/sanitize.sh tsan        TSan, -O1, both backends: the concurrency test
 # Further arguments go to ctest (e.g. -R core). Every report fails the run (halt_on_error,
 # -fno-sanitize-recover=all); the only suppressions are of third-party libraries, by name, in
 # tests/sanitizers/*.supp, each with its reason. Two settings are not suppressions:
@@ -27,7 +25,6 @@ case $preset in
   tsan)
     targets=(ivy_tests)
     tests=(-R '^concurrency$')
-    export OMP_NUM_THREADS=1
     ;;
   *) echo "scripts/sanitize.sh: no preset named $preset (asan, asan-torch, tsan)" >&2; exit 2 ;;
 esac
