@@ -58,6 +58,9 @@ struct World {
   MPI_Datatype unit[5] = {};  // contiguous runs of 1, 2, 4, 8, 16 bytes
   std::string broken;
   std::string version;
+  // collectives dropped while MPI still held their request (a broken world): kept, with the
+  // buffers MPI may still read or write, until MPI_Finalize (finalize() frees them)
+  std::vector<Work::State*> abandoned;
 };
 World& W() {
   static World w;
@@ -281,6 +284,28 @@ void add_reduce_stages(Work::State& s, std::size_t n, DType d, ReduceOp op) {
   });
 }
 
+// The deleter of every collective's state. A collective dropped before its end is completed
+// here, so that the ranks' calls stay matched, unless the world is broken or a stage failed;
+// then a request MPI still holds keeps the state (its buffers and the arrays its stages hold)
+// alive until MPI_Finalize, since MPI may still write into them.
+void drop_state(Work::State* s) {
+  if (!s->done && !s->failed && W().broken.empty()) {
+    try {
+      detail::wait(*s);
+    } catch (...) {
+    }
+  }
+  if (s->request) {
+    World& w = W();
+    Lock l(w.mu);
+    if (!w.finalized) {
+      w.abandoned.push_back(s);
+      return;
+    }
+  }
+  delete s;
+}
+
 std::shared_ptr<Work::State> new_state(const char* name) {
   init();
   detail::throw_if_broken();
@@ -288,7 +313,7 @@ std::shared_ptr<Work::State> new_state(const char* name) {
   Lock l(w.mu);
   const std::size_t slot = static_cast<std::size_t>(w.seq++ % World::kComms);
   if (auto before = w.ring[slot].lock(); before && !before->done) detail::wait(*before);
-  auto s = std::make_shared<Work::State>();
+  auto s = std::shared_ptr<Work::State>(new Work::State(), drop_state);
   s->name = std::string("distributed.") + name;
   s->comm = static_cast<int>(slot);
   s->start_time = detail::now();
@@ -329,17 +354,7 @@ Array wait_result(const std::shared_ptr<Work::State>& s) {
 }  // namespace
 
 // ---------------------------------------------------------------- Work::State and waiting
-Work::State::~State() {
-  // a collective dropped before its end is completed here, so that the ranks' calls stay
-  // matched (unless the world is broken or a stage failed: then it stays with MPI)
-  if (!done && !failed && W().broken.empty()) {
-    try {
-      detail::wait(*this);
-    } catch (...) {
-    }
-  }
-  delete static_cast<MPI_Request*>(request);
-}
+Work::State::~State() { delete static_cast<MPI_Request*>(request); }
 
 namespace detail {
 double now() {
@@ -488,6 +503,8 @@ void finalize() {
   MPI_Comm_free(&w.ctl);
   for (MPI_Comm& c : w.comms) MPI_Comm_free(&c);
   MPI_Finalize();
+  for (Work::State* s : w.abandoned) delete s;
+  w.abandoned.clear();
 }
 
 bool initialized() { return W().inited; }
